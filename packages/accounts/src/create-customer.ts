@@ -1,0 +1,66 @@
+import { randomBytes } from "node:crypto";
+import { encryptSecret, sha256Hex, type Db, type Tx } from "@esign/db";
+import type { TSecureSigningMethod } from "@esign/schema";
+
+export interface NewCustomer {
+  name: string;
+  eboksEnabled?: boolean;
+  secureSigningMethods?: TSecureSigningMethod[];
+  adminEmail?: string;
+}
+
+/** Exactly what the admin CLI prints: the only moment the plain secrets are shown. */
+export interface CustomerCredentials {
+  customerId: number;
+  userId: number;
+  clientId: string;
+  clientSecret: string;
+  apiKey: string;
+  apiSecret: string;
+}
+
+const token = (bytes: number) => randomBytes(bytes).toString("base64url");
+
+export async function createApiClient(
+  tx: Tx | Db,
+  customerId: number,
+  userId: number,
+  encryptionKey: string,
+): Promise<Omit<CustomerCredentials, "customerId" | "userId">> {
+  const clientId = `cl_${token(12)}`;
+  const clientSecret = token(32);
+  const apiKey = `ak_${token(12)}`;
+  const apiSecret = token(32);
+  await tx.apiClient.create({
+    data: {
+      customerId,
+      userId,
+      clientId,
+      clientSecretHash: sha256Hex(clientSecret),
+      apiKey,
+      apiSecretEnc: encryptSecret(apiSecret, encryptionKey),
+    },
+  });
+  return { clientId, clientSecret, apiKey, apiSecret };
+}
+
+export async function createUser(tx: Tx | Db, customerId: number, email: string, name: string, isAdmin: boolean) {
+  return tx.user.create({ data: { customerId, email, name, isAdmin } });
+}
+
+/** A customer with its first (admin) user and that user's API client, in one transaction. */
+export async function createCustomer(db: Db, input: NewCustomer, encryptionKey: string): Promise<CustomerCredentials> {
+  return db.$transaction(async (tx) => {
+    const customer = await tx.customer.create({
+      data: {
+        name: input.name,
+        eboksEnabled: input.eboksEnabled ?? false,
+        secureSigningMethods: input.secureSigningMethods ?? [],
+      },
+    });
+    const email = input.adminEmail ?? `admin+${customer.id}@example.invalid`;
+    const user = await createUser(tx, customer.id, email, `${input.name} admin`, true);
+    const creds = await createApiClient(tx, customer.id, user.id, encryptionKey);
+    return { customerId: customer.id, userId: user.id, ...creds };
+  });
+}

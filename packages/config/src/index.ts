@@ -1,0 +1,2 @@
+export { loadConfig, ConfigError } from "./load-config";
+export type { AppConfig } from "./load-config";

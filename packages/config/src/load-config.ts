@@ -1,0 +1,107 @@
+import path from "node:path";
+import { z } from "zod";
+
+// Relative paths in settings mean "from the repository root", whichever folder a service starts in.
+const REPO_ROOT = path.resolve(__dirname, "../../..");
+const fromRoot = (p: string) => path.resolve(REPO_ROOT, p);
+
+// Booleans in the environment are strings; "false" must not become true.
+const zBool = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const zInt = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+
+/**
+ * Every setting of every service, parsed once at boot. Defaults are the development ones so that a
+ * fresh machine runs with no configuration; production refuses to start without its secrets.
+ */
+const ZEnv = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  LOG_LEVEL: z.enum(["error", "warn", "info", "http", "verbose", "debug", "silly"]).default("info"),
+  LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
+
+  PORT: zInt(3000),
+  HOST: z.string().default("127.0.0.1"),
+  PUBLIC_BASE_URL: z.url().optional(),
+  HEALTH_PORT: z.coerce.number().int().min(0).optional(),
+
+  DATABASE_URL: z.string().min(1).default("postgresql://postgres@127.0.0.1:5432/esign"),
+  REDIS_URL: z.string().min(1).default("redis://127.0.0.1:6379"),
+  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]+$/).default("esign"),
+
+  JWT_SECRET: z.string().min(32).optional(),
+  JWT_ISSUER: z.string().default("esign-api-gateway"),
+  JWT_AUDIENCE: z.string().default("esign-api"),
+  JWT_TTL_SECONDS: zInt(3600, 60),
+  ENCRYPTION_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes)").optional(),
+
+  STORAGE_DIR: z.string().default(".data/files"),
+  UPLOAD_MAX_FILE_BYTES: zInt(50 * 1024 * 1024, 1),
+  UPLOAD_MAX_FILES: zInt(20, 1),
+  UPLOAD_MAX_FIELD_BYTES: zInt(1024 * 1024, 1),
+  UPLOAD_MAX_FIELDS: zInt(4, 1),
+
+  JOB_RETENTION_DAYS: zInt(14, 1),
+  JOB_POLL_INTERVAL_MS: zInt(5000, 0),
+  CREATE_JOB_MAX_ATTEMPTS: zInt(3, 1),
+  QUEUE_LOCK_DURATION_MS: zInt(30_000, 1000),
+  QUEUE_STALLED_INTERVAL_MS: zInt(30_000, 1000),
+  WORKER_CONCURRENCY: zInt(4, 1),
+  OUTBOX_POLL_INTERVAL_MS: zInt(1000, 50),
+
+  WEBHOOK_LADDER_SCALE: z.coerce.number().positive().max(1).default(1),
+  WEBHOOK_ALLOW_PRIVATE: zBool.optional(),
+  WEBHOOK_CONCURRENCY: zInt(50, 1),
+
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default("E-Sign <no-reply@esign.local>"),
+  MAIL_OUTBOX_DIR: z.string().default(".data/outbox"),
+});
+
+export type AppConfig = ReturnType<typeof deriveConfig>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);
+    this.name = "ConfigError";
+  }
+}
+
+// Development keys are fixed so that tokens survive restarts on a laptop; they are never used in production.
+const DEV_JWT_SECRET = "development-only-jwt-secret-do-not-use-in-production";
+const DEV_ENCRYPTION_KEY = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+
+function deriveConfig(env: z.infer<typeof ZEnv>) {
+  const production = env.NODE_ENV === "production";
+  return {
+    ...env,
+    mode: production ? ("production" as const) : ("development" as const),
+    production,
+    JWT_SECRET: env.JWT_SECRET ?? DEV_JWT_SECRET,
+    ENCRYPTION_KEY: env.ENCRYPTION_KEY ?? DEV_ENCRYPTION_KEY,
+    PUBLIC_BASE_URL: (env.PUBLIC_BASE_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/$/, ""),
+    LOG_FORMAT: env.LOG_FORMAT ?? (production ? "json" : "pretty"),
+    STORAGE_DIR: fromRoot(env.STORAGE_DIR),
+    MAIL_OUTBOX_DIR: fromRoot(env.MAIL_OUTBOX_DIR),
+    // Loopback and plain http receivers only make sense on a developer's machine.
+    WEBHOOK_ALLOW_PRIVATE: env.WEBHOOK_ALLOW_PRIVATE ?? !production,
+  };
+}
+
+/** Parses the environment once; throws ConfigError naming every bad setting. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = ZEnv.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
+  }
+  const env = parsed.data;
+  const problems: string[] = [];
+  if (env.NODE_ENV === "production") {
+    if (!env.JWT_SECRET) problems.push("JWT_SECRET: required in production (at least 32 characters)");
+    if (!env.ENCRYPTION_KEY) problems.push("ENCRYPTION_KEY: required in production (64 hex characters)");
+    if (env.WEBHOOK_ALLOW_PRIVATE === true) problems.push("WEBHOOK_ALLOW_PRIVATE: cannot be true in production");
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return deriveConfig(env);
+}

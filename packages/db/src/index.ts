@@ -1,0 +1,23 @@
+export { createPrisma } from "./create-prisma";
+export type { Db, Tx } from "./create-prisma";
+export { applyMigrations, listMigrations } from "./migrate";
+export { ensureDatabase, dropDatabase, withDatabase } from "./database-admin";
+export { encryptSecret, decryptSecret, sha256Hex } from "./secrets";
+export { insertEvent } from "./outbox";
+export { Prisma } from "./generated/client";
+export type {
+  Customer,
+  User,
+  ApiClient,
+  CreationJob,
+  CaseFile,
+  Document,
+  Signer,
+  SigningLink,
+  CcRecipient,
+  Event,
+  WebhookSubscription,
+  WebhookDelivery,
+  WebhookAttempt,
+} from "./generated/client";
+export { JobStatus } from "./generated/client";

@@ -1,0 +1,22 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+
+export function sha256Hex(value: string | Buffer): string {
+  return createHash("sha256").update(value).digest("hex");
+}
+
+// AES-256-GCM with a random IV; the stored form is `v1.<iv>.<tag>.<ciphertext>` in base64url so the
+// key can be rotated later by adding a version.
+export function encryptSecret(plain: string, keyHex: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", Buffer.from(keyHex, "hex"), iv);
+  const data = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
+  return ["v1", iv, cipher.getAuthTag(), data].map((p) => (typeof p === "string" ? p : p.toString("base64url"))).join(".");
+}
+
+export function decryptSecret(stored: string, keyHex: string): string {
+  const [version, iv, tag, data] = stored.split(".");
+  if (version !== "v1" || !iv || !tag || data === undefined) throw new Error("unreadable encrypted secret");
+  const decipher = createDecipheriv("aes-256-gcm", Buffer.from(keyHex, "hex"), Buffer.from(iv, "base64url"));
+  decipher.setAuthTag(Buffer.from(tag, "base64url"));
+  return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
+}

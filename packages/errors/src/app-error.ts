@@ -1,0 +1,57 @@
+/** Field-level problem as listed in the error body of the contract. */
+export interface FieldIssue {
+  path: string;
+  code: string;
+  message: string;
+}
+
+// One code per kind of failure; the HTTP status follows from the code, never from the call site.
+const STATUS = {
+  validation_failed: 400,
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_mismatch: 422,
+  too_many_requests: 429,
+  internal_error: 500,
+  unavailable: 503,
+} as const;
+
+export type AppErrorCode = keyof typeof STATUS;
+
+export interface ErrorBody {
+  error: AppErrorCode;
+  message: string;
+  statusCode: number;
+  errors?: FieldIssue[];
+  errorId?: string;
+}
+
+export class AppError extends Error {
+  readonly statusCode: number;
+
+  constructor(
+    readonly code: AppErrorCode,
+    message: string,
+    readonly errors?: FieldIssue[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = "AppError";
+    this.statusCode = STATUS[code];
+  }
+
+  toBody(): ErrorBody {
+    const body: ErrorBody = { error: this.code, message: this.message, statusCode: this.statusCode };
+    if (this.errors && this.errors.length > 0) body.errors = this.errors;
+    return body;
+  }
+}
+
+export function statusOf(code: AppErrorCode): number {
+  return STATUS[code];
+}

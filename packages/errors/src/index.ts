@@ -1,0 +1,2 @@
+export { AppError, statusOf } from "./app-error";
+export type { AppErrorCode, FieldIssue, ErrorBody } from "./app-error";

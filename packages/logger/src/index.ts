@@ -1,0 +1,3 @@
+export { createLogger } from "./create-logger";
+export type { Logger } from "./create-logger";
+export { redact } from "./redact";

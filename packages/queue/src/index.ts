@@ -1,0 +1,7 @@
+export { createRedis, assertNoEviction } from "./redis";
+export type { RedisRole } from "./redis";
+export { Producer } from "./producer";
+export { startWorker } from "./worker";
+export type { HandlerMap, WorkerOptions } from "./worker";
+export { UnrecoverableError } from "bullmq";
+export type { Job } from "bullmq";

@@ -1,0 +1,66 @@
+import { ConfigError, loadConfig, type AppConfig } from "@esign/config";
+import { createLogger, type Logger } from "@esign/logger";
+
+export interface ServiceContext {
+  config: AppConfig;
+  logger: Logger;
+}
+
+export interface RunningService {
+  /** Stops taking work, finishes or hands back what is in flight, closes connections. */
+  close(): Promise<void>;
+}
+
+const SHUTDOWN_GRACE_MS = 15_000;
+
+/**
+ * The one way a service process starts: config parsed once (a bad setting exits 1 with every
+ * problem named), one logger, clean shutdown on SIGTERM/SIGINT, crashes logged before exiting.
+ */
+export function runService(name: string, start: (ctx: ServiceContext) => Promise<RunningService>): void {
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`[${name}] ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger({ service: name, level: config.LOG_LEVEL, format: config.LOG_FORMAT });
+  let running: RunningService | undefined;
+  let stopping = false;
+
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info("shutting down", { signal });
+    const force = setTimeout(() => {
+      logger.error("shutdown took too long; exiting");
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    try {
+      await running?.close();
+      logger.info("stopped");
+      process.exit(0);
+    } catch (err) {
+      logger.error("error during shutdown", { err });
+      process.exit(1);
+    }
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("unhandledRejection", (reason) => logger.error("unhandled rejection", { reason }));
+
+  start({ config, logger })
+    .then((svc) => {
+      running = svc;
+      logger.info("started", { mode: config.mode });
+    })
+    .catch((err: unknown) => {
+      logger.error("failed to start", { err });
+      process.exit(1);
+    });
+}

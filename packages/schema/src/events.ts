@@ -1,0 +1,67 @@
+import { z } from "zod";
+
+/** Every event type of the spec; subscriptions may hold only these. */
+export const CASEFILE_EVENT_TYPES = [
+  "sign.casefile.completed",
+  "sign.casefile.expired",
+  "sign.casefile.failed",
+  "sign.casefile.rejected",
+] as const;
+
+export const SIGNER_EVENT_TYPES = [
+  "sign.signer.requestActivated",
+  "sign.signer.requestSent",
+  "sign.signer.reminderSent",
+  "sign.signer.requestOpened",
+  "sign.signer.undeliverable",
+  "sign.signer.opened",
+  "sign.signer.rejected",
+  "sign.signer.signed",
+  "sign.signer.signedWithImageUploadAndNAP",
+  "sign.signer.finalized",
+  "sign.signer.deleted",
+  "sign.signer.transientBounce",
+] as const;
+
+export const TEST_EVENT_TYPE = "webhook.subscription.test" as const;
+
+export const EVENT_TYPES = [...CASEFILE_EVENT_TYPES, ...SIGNER_EVENT_TYPES, TEST_EVENT_TYPE] as const;
+export const ZEventType = z.enum(EVENT_TYPES);
+export type EventType = z.infer<typeof ZEventType>;
+
+export type EventTopic = "casefile" | "signer" | "webhook";
+
+export function topicOf(eventType: EventType): EventTopic {
+  if (eventType.startsWith("sign.casefile.")) return "casefile";
+  if (eventType.startsWith("sign.signer.")) return "signer";
+  return "webhook";
+}
+
+/** Default payloads of the spec. */
+export const ZCaseFilePayload = z.object({ id: z.number().int(), status: z.number().int() });
+export const ZSignerPayload = z.object({
+  id: z.number().int(),
+  caseFile: z.object({ id: z.number().int(), status: z.number().int() }),
+});
+
+/** Case file statuses of the contract. */
+export const CASEFILE_STATUS = {
+  new: 0,
+  pending: 1,
+  rejected: 2,
+  deleted: 3,
+  signed: 4,
+  completed: 5,
+  failed: 6,
+  expired: 7,
+} as const;
+
+/** Signer statuses of the contract. */
+export const SIGNER_STATUS = {
+  new: 0,
+  pending: 1,
+  rejected: 2,
+  deleted: 3,
+  signed: 4,
+  undeliverable: 5,
+} as const;

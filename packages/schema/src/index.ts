@@ -1,0 +1,6 @@
+export * from "./enums";
+export * from "./casefile-create";
+export * from "./events";
+export * from "./jobs";
+export * from "./creation-job";
+export * from "./signing-rules";

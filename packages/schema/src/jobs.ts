@@ -1,0 +1,50 @@
+import { z } from "zod";
+
+/**
+ * Queue names. Frozen: renaming one strands every job already waiting under the old name.
+ */
+export const QUEUE = {
+  casefile: "casefile",
+  events: "events",
+  webhooks: "webhooks",
+  notifications: "notifications",
+} as const;
+export type QueueName = (typeof QUEUE)[keyof typeof QUEUE];
+
+interface JobSpec<S extends z.ZodType> {
+  schema: S;
+  /** BullMQ attempts; 1 means the handler's own retry logic (or none) applies. */
+  attempts: number;
+  backoffMs?: number;
+}
+
+const job = <S extends z.ZodType>(spec: JobSpec<S>): JobSpec<S> => spec;
+
+/**
+ * The job catalog: every queue's job names with the zod schema of their data. Producers are type
+ * checked against it and consumers re-validate, so a bad payload fails loudly instead of half-running.
+ * Job data carries ids only: no secrets, no personal data.
+ */
+export const jobCatalog = {
+  casefile: {
+    create: job({ schema: z.object({ creationJobId: z.uuid() }), attempts: 3, backoffMs: 1000 }),
+    send: job({ schema: z.object({ caseFileId: z.number().int().positive() }), attempts: 5, backoffMs: 2000 }),
+    "purge-jobs": job({ schema: z.object({}), attempts: 1 }),
+    "requeue-pending": job({ schema: z.object({}), attempts: 1 }),
+  },
+  events: {
+    dispatch: job({ schema: z.object({ eventId: z.uuid() }), attempts: 10, backoffMs: 1000 }),
+  },
+  webhooks: {
+    deliver: job({ schema: z.object({ deliveryId: z.uuid(), attempt: z.number().int().min(1) }), attempts: 1 }),
+  },
+  notifications: {
+    "subscription-disabled": job({ schema: z.object({ subscriptionId: z.uuid() }), attempts: 5, backoffMs: 5000 }),
+  },
+} as const;
+
+export type JobCatalog = typeof jobCatalog;
+export type JobNames<Q extends QueueName> = keyof JobCatalog[Q] & string;
+export type JobData<Q extends QueueName, N extends JobNames<Q>> = JobCatalog[Q][N] extends JobSpec<infer S>
+  ? z.infer<S>
+  : never;

@@ -1,0 +1,96 @@
+import { createHash, randomUUID } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { Transform, type Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { FileStorage, StagedFile } from "./file-storage";
+
+const EDGE = 1024;
+
+/** Content-addressed files on local disk: `<root>/ab/cd/<sha256>`, staging in `<root>/.staging`. */
+export class LocalFileStorage implements FileStorage {
+  private readonly staging: string;
+
+  constructor(private readonly root: string) {
+    this.staging = path.join(root, ".staging");
+  }
+
+  private pathOf(sha256: string): string {
+    if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error("not a sha256 content address");
+    return path.join(this.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+  }
+
+  async stage(source: Readable): Promise<StagedFile> {
+    await mkdir(this.staging, { recursive: true });
+    const stagingId = randomUUID();
+    const target = path.join(this.staging, stagingId);
+    const hash = createHash("sha256");
+    let size = 0;
+    let head = Buffer.alloc(0);
+    let tail = Buffer.alloc(0);
+    const inspect = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        hash.update(chunk);
+        size += chunk.length;
+        if (head.length < EDGE) head = Buffer.concat([head, chunk.subarray(0, EDGE - head.length)]);
+        tail = Buffer.concat([tail, chunk]);
+        if (tail.length > EDGE) tail = tail.subarray(tail.length - EDGE);
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(source, inspect, createWriteStream(target));
+    } catch (err) {
+      await rm(target, { force: true });
+      throw err;
+    }
+    return { stagingId, sha256: hash.digest("hex"), size, head, tail: Buffer.from(tail) };
+  }
+
+  async commit(file: StagedFile): Promise<string> {
+    const from = path.join(this.staging, file.stagingId);
+    const to = this.pathOf(file.sha256);
+    if (await this.exists(file.sha256)) {
+      await rm(from, { force: true });
+    } else {
+      await mkdir(path.dirname(to), { recursive: true });
+      // rename is atomic on one filesystem: readers never see a partial file.
+      await rename(from, to);
+    }
+    return file.sha256;
+  }
+
+  async discard(file: StagedFile): Promise<void> {
+    await rm(path.join(this.staging, file.stagingId), { force: true });
+  }
+
+  async put(content: Buffer): Promise<string> {
+    const sha256 = createHash("sha256").update(content).digest("hex");
+    if (await this.exists(sha256)) return sha256;
+    const to = this.pathOf(sha256);
+    await mkdir(path.dirname(to), { recursive: true });
+    await mkdir(this.staging, { recursive: true });
+    const tmp = path.join(this.staging, randomUUID());
+    await writeFile(tmp, content);
+    await rename(tmp, to);
+    return sha256;
+  }
+
+  read(sha256: string): Readable {
+    return createReadStream(this.pathOf(sha256));
+  }
+
+  readAll(sha256: string): Promise<Buffer> {
+    return readFile(this.pathOf(sha256));
+  }
+
+  async exists(sha256: string): Promise<boolean> {
+    try {
+      await stat(this.pathOf(sha256));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}

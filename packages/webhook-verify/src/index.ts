@@ -1,0 +1,11 @@
+export { signDelivery } from "./sign";
+export type { SignDeliveryOptions } from "./sign";
+export { verifyWebhook } from "./verify";
+export type { VerifyWebhookOptions, VerifyResult, VerifyFailureReason } from "./verify";
+export { parseSignatureHeader } from "./parse-signature-header";
+export type { ParsedSignatureHeader, ParseSignatureResult, ParseFailureReason } from "./parse-signature-header";
+export { MemoryEventIdStore } from "./event-id-store";
+export type { EventIdStore, MemoryEventIdStoreOptions } from "./event-id-store";
+export { buildSignedContent, computeSignature, REQUIRED_SIGNED_HEADERS } from "./signed-content";
+export type { SignedContentParts } from "./signed-content";
+export type { HeaderRecord } from "./header-lookup";

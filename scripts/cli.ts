@@ -1,0 +1,91 @@
+// Admin CLI for platform teams. Every verb prints ONE JSON object on stdout (errors go to stderr, exit 1).
+//   pnpm cli customers create --name N [--eboks] [--secure-methods a,b] [--admin-email E]
+//   pnpm cli customers update --id N [--eboks | --no-eboks] [--secure-methods a,b]
+//   pnpm cli users create --customer-id N --email E --name N [--admin]
+//   pnpm cli clients create --user-id N
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { createApiClient, createCustomer, createUser } from "@esign/accounts";
+import { loadConfig } from "@esign/config";
+import { createPrisma } from "@esign/db";
+import { ZSecureSigningMethod } from "@esign/schema";
+
+const ZMethods = z
+  .string()
+  .transform((s) => s.split(",").map((m) => m.trim()).filter(Boolean))
+  .pipe(z.array(ZSecureSigningMethod));
+
+const USAGE = `usage:
+  pnpm cli customers create --name NAME [--eboks] [--secure-methods a,b] [--admin-email EMAIL]
+  pnpm cli customers update --id ID [--eboks|--no-eboks] [--secure-methods a,b]
+  pnpm cli users create --customer-id ID --email EMAIL --name NAME [--admin]
+  pnpm cli clients create --user-id ID`;
+
+async function main(argv: string[]): Promise<unknown> {
+  const [noun, verb, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      name: { type: "string" },
+      id: { type: "string" },
+      eboks: { type: "boolean" },
+      "no-eboks": { type: "boolean" },
+      "secure-methods": { type: "string" },
+      "admin-email": { type: "string" },
+      "customer-id": { type: "string" },
+      "user-id": { type: "string" },
+      email: { type: "string" },
+      admin: { type: "boolean" },
+    },
+    strict: true,
+  });
+  const config = loadConfig();
+  const db = createPrisma(config.DATABASE_URL, 2);
+  const int = (v: string | undefined, flag: string) => z.coerce.number().int().positive().parse(v, { error: () => `${flag} must be a positive integer` });
+  try {
+    if (noun === "customers" && verb === "create") {
+      if (!values.name) throw new Error("--name is required");
+      return await createCustomer(
+        db,
+        {
+          name: values.name,
+          eboksEnabled: values.eboks ?? false,
+          secureSigningMethods: values["secure-methods"] ? ZMethods.parse(values["secure-methods"]) : [],
+          adminEmail: values["admin-email"],
+        },
+        config.ENCRYPTION_KEY,
+      );
+    }
+    if (noun === "customers" && verb === "update") {
+      const id = int(values.id, "--id");
+      const c = await db.customer.update({
+        where: { id },
+        data: {
+          ...(values.eboks ? { eboksEnabled: true } : values["no-eboks"] ? { eboksEnabled: false } : {}),
+          ...(values["secure-methods"] !== undefined ? { secureSigningMethods: ZMethods.parse(values["secure-methods"]) } : {}),
+        },
+      });
+      return { customerId: c.id, name: c.name, eboksEnabled: c.eboksEnabled, secureSigningMethods: c.secureSigningMethods };
+    }
+    if (noun === "users" && verb === "create") {
+      if (!values.email || !values.name) throw new Error("--email and --name are required");
+      const u = await createUser(db, int(values["customer-id"], "--customer-id"), values.email, values.name, values.admin ?? false);
+      return { customerId: u.customerId, userId: u.id, email: u.email, isAdmin: u.isAdmin };
+    }
+    if (noun === "clients" && verb === "create") {
+      const user = await db.user.findUniqueOrThrow({ where: { id: int(values["user-id"], "--user-id") } });
+      return { customerId: user.customerId, userId: user.id, ...(await createApiClient(db, user.customerId, user.id, config.ENCRYPTION_KEY)) };
+    }
+    throw new Error(USAGE);
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (out) => process.stdout.write(`${JSON.stringify(out)}\n`),
+  (err: unknown) => {
+    process.stderr.write(`${err instanceof z.ZodError ? err.issues.map((i) => i.message).join("; ") : (err as Error).message}\n`);
+    process.exit(1);
+  },
+);

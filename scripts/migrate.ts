@@ -1,0 +1,17 @@
+// Applies the migrations in prisma/migrations to DATABASE_URL, creating the database if needed.
+// Works offline (no Prisma schema engine download); see packages/db/README.md.
+import { loadConfig } from "@esign/config";
+import { applyMigrations, ensureDatabase } from "@esign/db";
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const created = await ensureDatabase(config.DATABASE_URL);
+  if (created) process.stderr.write(`created database ${new URL(config.DATABASE_URL).pathname.slice(1)}\n`);
+  const applied = await applyMigrations(config.DATABASE_URL, undefined, (m) => process.stderr.write(`${m}\n`));
+  process.stderr.write(applied.length > 0 ? `applied ${applied.length} migration(s)\n` : "database is up to date\n");
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`migrate failed: ${(err as Error).message}\n`);
+  process.exit(1);
+});

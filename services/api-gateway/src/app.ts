@@ -1,0 +1,27 @@
+import express, { type Express } from "express";
+import type { GatewayContext } from "./context";
+import { requestContext } from "./http/request-context";
+import { errorHandler, notFound } from "./http/error-handler";
+import { tokenRouter } from "./auth/token-route";
+import { createCaseFileRouter } from "./casefiles/create-route";
+import { caseFileReadRouter } from "./casefiles/read-route";
+import { jobStatusRouter } from "./jobs/job-status-route";
+import { healthRouter } from "./http/health-route";
+
+/** The gateway's HTTP surface; every route is listed here so the whole API reads in one place. */
+export function buildApp(ctx: GatewayContext): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", false);
+  app.use(requestContext(ctx.logger));
+  app.use(express.json({ limit: "100kb" }));
+  app.use(express.urlencoded({ extended: false, limit: "20kb" }));
+  app.use(healthRouter(ctx));
+  app.use(tokenRouter(ctx));
+  app.use(createCaseFileRouter(ctx));
+  app.use(jobStatusRouter(ctx));
+  app.use(caseFileReadRouter(ctx));
+  app.use(notFound);
+  app.use(errorHandler(ctx.logger));
+  return app;
+}

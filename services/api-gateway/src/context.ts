@@ -1,0 +1,16 @@
+import type { Redis } from "ioredis";
+import type { AppConfig } from "@esign/config";
+import type { Db } from "@esign/db";
+import type { Logger } from "@esign/logger";
+import type { Producer } from "@esign/queue";
+import type { FileStorage } from "@esign/storage";
+
+/** Everything a route needs, built once in main.ts and passed down (no module-level singletons). */
+export interface GatewayContext {
+  config: AppConfig;
+  logger: Logger;
+  db: Db;
+  redis: Redis;
+  producer: Producer;
+  storage: FileStorage;
+}

@@ -1,0 +1,15 @@
+import { Router } from "express";
+import { runChecks } from "@esign/runtime";
+import type { GatewayContext } from "../context";
+
+export function healthRouter(ctx: GatewayContext): Router {
+  const router = Router();
+  router.get("/healthz", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+  router.get("/readyz", async (_req, res) => {
+    const r = await runChecks({ postgres: () => ctx.db.$queryRaw`SELECT 1`, redis: () => ctx.redis.ping() });
+    res.status(r.ok ? 200 : 503).json({ status: r.ok ? "ready" : "not_ready", checks: r.checks });
+  });
+  return router;
+}

@@ -1,0 +1,33 @@
+import path from "node:path";
+import type { Server } from "node:http";
+import { createPrisma } from "@esign/db";
+import { Producer, createRedis } from "@esign/queue";
+import { runService } from "@esign/runtime";
+import { LocalFileStorage } from "@esign/storage";
+import { buildApp } from "./app";
+
+runService("api-gateway", async ({ config, logger }) => {
+  const db = createPrisma(config.DATABASE_URL);
+  const redis = createRedis(config.REDIS_URL, "producer");
+  redis.on("error", (err) => logger.warn("redis connection error", { error: err.message }));
+  const producer = new Producer(redis, config.QUEUE_PREFIX);
+  const storage = new LocalFileStorage(path.resolve(config.STORAGE_DIR));
+  const app = buildApp({ config, logger, db, redis, producer, storage });
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+    s.once("error", reject);
+  });
+  // Uploads stream slowly from real clients; the defaults would cut a 50 MB upload on a slow link.
+  server.requestTimeout = 10 * 60 * 1000;
+  server.headersTimeout = 30_000;
+  logger.info("listening", { url: config.PUBLIC_BASE_URL, port: config.PORT, host: config.HOST });
+  return {
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await producer.close();
+      redis.disconnect();
+      await db.$disconnect();
+    },
+  };
+});

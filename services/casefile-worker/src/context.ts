@@ -1,0 +1,13 @@
+import type { AppConfig } from "@esign/config";
+import type { Db } from "@esign/db";
+import type { Logger } from "@esign/logger";
+import type { Producer } from "@esign/queue";
+import type { FileStorage } from "@esign/storage";
+
+export interface WorkerContext {
+  config: AppConfig;
+  logger: Logger;
+  db: Db;
+  producer: Producer;
+  storage: FileStorage;
+}

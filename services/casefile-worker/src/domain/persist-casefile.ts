@@ -1,0 +1,137 @@
+import { encryptSecret, type Customer, type Tx } from "@esign/db";
+import { signableDocumentsFor, type SigningLinkItem, type StoredFile, type StoredJobResult, type TCaseFile } from "@esign/schema";
+import { resolveSecureMethods } from "./account-checks";
+import { newSigningToken, signingLinkUrl } from "./signing-tokens";
+import { sendCaseFile } from "./send-casefile";
+
+const fromUnix = (s: number | null | undefined) => (s === null || s === undefined ? null : new Date(s * 1000));
+
+export interface PersistOptions {
+  publicBaseUrl: string;
+  encryptionKey: string;
+  now: Date;
+}
+
+export interface Persisted {
+  caseFileId: number;
+  status: number;
+  /** When set, the case file waits for a delayed send job at this time. */
+  sendAt: Date | null;
+  result: StoredJobResult;
+}
+
+/**
+ * Writes the case file with its documents, signers, cc recipients and signing links in the caller's
+ * transaction; sends it at once unless it is left unsent or scheduled.
+ */
+export async function persistCaseFile(
+  tx: Tx,
+  job: { id: string; customerId: number; userId: number },
+  customer: Customer,
+  cf: TCaseFile,
+  files: readonly StoredFile[],
+  opts: PersistOptions,
+): Promise<Persisted> {
+  const sendAt = fromUnix(cf.sendAt);
+  const caseFile = await tx.caseFile.create({
+    data: {
+      customerId: job.customerId,
+      userId: job.userId,
+      creationJobId: job.id,
+      title: cf.title,
+      activate: cf.activateCaseFile,
+      language: cf.language ?? null,
+      metaData: cf.metaData ?? null,
+      reference: cf.reference ?? null,
+      folderId: cf.folderId ?? null,
+      sendAt,
+      expireAt: fromUnix(cf.expireAt),
+      sensitiveData: cf.sensitiveData,
+      visibilityMode: cf.visibilityMode,
+      disableNotificationsOwner: cf.disableNotificationsOwner,
+      disableEmailAttachments: cf.disableEmailAttachments,
+      senderName: cf.senderName ? cf.senderName : null,
+      signOnMeeting: cf.signOnMeeting,
+    },
+  });
+
+  const byName = new Map(files.map((f) => [f.name, f]));
+  await tx.document.createMany({
+    data: cf.documents.map((d) => {
+      const file = byName.get(d.name);
+      if (!file) throw new Error(`document "${d.name}" has no stored file`);
+      return {
+        caseFileId: caseFile.id,
+        title: d.title,
+        name: d.name,
+        signable: d.signable,
+        roles: d.roles ?? [],
+        documentOrder: d.documentOrder ?? null,
+        metaData: d.metaData ?? null,
+        fileSha256: file.sha256,
+        size: file.size,
+      };
+    }),
+  });
+
+  if (cf.ccRecipients && cf.ccRecipients.length > 0) {
+    await tx.ccRecipient.createMany({
+      data: cf.ccRecipients.map((c) => ({ caseFileId: caseFile.id, name: c.name, email: c.email, storeAsContact: c.storeAsContact })),
+    });
+  }
+
+  const links: SigningLinkItem[] = [];
+  for (const s of cf.signers) {
+    const signer = await tx.signer.create({
+      data: {
+        caseFileId: caseFile.id,
+        name: s.name,
+        email: s.email ?? null,
+        channel: s.channel,
+        cpr: s.cpr ?? null,
+        cvr: s.cvr ?? null,
+        socialSecurityNumber: s.socialSecurityNumberPlain ?? null,
+        vatin: s.vatin ?? null,
+        role: s.role,
+        onBehalfOf: s.onBehalfOf ?? null,
+        signOrder: s.signOrder ?? 0,
+        ssnType: s.ssnType ?? null,
+        accessControl: s.accessControl ?? false,
+        successUrl: s.successUrl ?? null,
+        failUrl: s.failUrl ?? null,
+        language: s.language ?? null,
+        enableInsecureSigning: s.enableInsecureSigning ?? false,
+        insecureSigningMethods: s.insecureSigningMethods ?? [],
+        secureSigningMethods: resolveSecureMethods(customer, s.secureSigningMethods),
+        storeAsContact: s.storeAsContact ?? false,
+        notification: {
+          emailFormat: s.emailFormat ?? null,
+          emailSubject: s.emailSubject ?? null,
+          emailText: s.emailText ?? null,
+          reminderInterval: s.reminderInterval ?? null,
+          reminderEmailSubject: s.reminderEmailSubject ?? null,
+          reminderEmailText: s.reminderEmailText ?? null,
+          completedEmailSubject: s.completedEmailSubject ?? null,
+          completedEmailText: s.completedEmailText ?? null,
+        },
+        activeAt: fromUnix(s.activeAt),
+        expireAt: fromUnix(s.expireAt),
+      },
+    });
+    if (cf.activateCaseFile && signableDocumentsFor(cf.documents, s.role).length > 0) {
+      const { token, tokenHash } = newSigningToken();
+      await tx.signingLink.create({ data: { signerId: signer.id, tokenHash } });
+      links.push({ signerId: signer.id, name: signer.name, role: signer.role, signingLink: signingLinkUrl(opts.publicBaseUrl, token) });
+    }
+  }
+
+  const sendNow = cf.activateCaseFile && (sendAt === null || sendAt.getTime() <= opts.now.getTime());
+  if (sendNow) await sendCaseFile(tx, caseFile.id);
+  const status = sendNow ? 1 : 0;
+  return {
+    caseFileId: caseFile.id,
+    status,
+    sendAt: cf.activateCaseFile && !sendNow ? sendAt : null,
+    result: { caseFile: { id: caseFile.id, status }, signingLinksEnc: encryptSecret(JSON.stringify(links), opts.encryptionKey) },
+  };
+}

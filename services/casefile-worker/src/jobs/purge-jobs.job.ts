@@ -1,0 +1,8 @@
+import type { WorkerContext } from "../context";
+
+/** Deletes job records past their retention; their case files stay (the reference is set null). */
+export async function purgeJobsJob(ctx: WorkerContext): Promise<void> {
+  const cutoff = new Date(Date.now() - ctx.config.JOB_RETENTION_DAYS * 24 * 3600 * 1000);
+  const { count } = await ctx.db.creationJob.deleteMany({ where: { createdAt: { lt: cutoff } } });
+  if (count > 0) ctx.logger.info("purged creation job records", { count, cutoff: cutoff.toISOString() });
+}

@@ -1,0 +1,55 @@
+import path from "node:path";
+import { createPrisma } from "@esign/db";
+import { Producer, assertNoEviction, createRedis, startWorker } from "@esign/queue";
+import { runService, startHealthServer } from "@esign/runtime";
+import { LocalFileStorage } from "@esign/storage";
+import type { WorkerContext } from "./context";
+import { createCaseFileJob } from "./jobs/create-casefile.job";
+import { sendCaseFileJob } from "./jobs/send-casefile.job";
+import { purgeJobsJob } from "./jobs/purge-jobs.job";
+import { requeuePendingJob } from "./jobs/requeue-pending.job";
+
+const DEFAULT_HEALTH_PORT = 3001;
+
+runService("casefile-worker", async ({ config, logger }) => {
+  const db = createPrisma(config.DATABASE_URL);
+  const connection = createRedis(config.REDIS_URL, "worker");
+  await assertNoEviction(connection);
+  const producer = new Producer(connection, config.QUEUE_PREFIX);
+  const ctx: WorkerContext = { config, logger, db, producer, storage: new LocalFileStorage(path.resolve(config.STORAGE_DIR)) };
+
+  const worker = startWorker(
+    "casefile",
+    {
+      create: (data, job) => createCaseFileJob(ctx, data, job),
+      send: (data) => sendCaseFileJob(ctx, data),
+      "purge-jobs": () => purgeJobsJob(ctx),
+      "requeue-pending": () => requeuePendingJob(ctx),
+    },
+    {
+      connection,
+      prefix: config.QUEUE_PREFIX,
+      logger,
+      concurrency: config.WORKER_CONCURRENCY,
+      lockDuration: config.QUEUE_LOCK_DURATION_MS,
+      stalledInterval: config.QUEUE_STALLED_INTERVAL_MS,
+    },
+  );
+  const queue = producer.queue("casefile");
+  await queue.upsertJobScheduler("purge-jobs", { every: 3600_000 }, { name: "purge-jobs", data: {} });
+  await queue.upsertJobScheduler("requeue-pending", { every: 15_000 }, { name: "requeue-pending", data: {} });
+
+  const health = await startHealthServer(config.HEALTH_PORT ?? DEFAULT_HEALTH_PORT, config.HOST, {
+    postgres: () => db.$queryRaw`SELECT 1`,
+    redis: () => connection.ping(),
+  });
+  return {
+    async close() {
+      await worker.close();
+      health.close();
+      await producer.close();
+      connection.disconnect();
+      await db.$disconnect();
+    },
+  };
+});

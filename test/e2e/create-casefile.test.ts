@@ -1,0 +1,140 @@
+import { closeTestDb, getJson, getToken, newCustomer, pollOnce, postCreate, testDb, waitForJob } from "../support/api";
+import { makePdf } from "../support/pdf";
+import { validCaseFile } from "../support/payloads";
+import type { ServiceProcess } from "../support/services";
+import { startSystem, type System } from "../support/system";
+
+let system: System;
+let gateway: ServiceProcess;
+let token: string;
+let contract: Buffer;
+let appendix: Buffer;
+
+const files = () => [
+  { name: "contract.pdf", content: contract },
+  { name: "appendix.pdf", content: appendix },
+];
+
+beforeAll(async () => {
+  system = await startSystem(["casefile-worker"], {}, { JOB_POLL_INTERVAL_MS: "0" });
+  gateway = system.gateway;
+  const creds = await newCustomer();
+  token = await getToken(gateway.url, creds);
+  [contract, appendix] = await Promise.all([makePdf("Contract"), makePdf("Appendix", 2)]);
+});
+
+afterAll(async () => {
+  await system?.stop();
+  await closeTestDb();
+});
+
+describe("case file creation through the running services", () => {
+  it("answers 201 with a job, which completes with a case file id and one signing link per signer", async () => {
+    const created = await postCreate(gateway.url, token, validCaseFile(), files());
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ status: "handled", message: "Job created" });
+    const [job] = created.body.jobs;
+    expect(job?.uuid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(job?.payloadHash).toMatch(/^[0-9a-f]{64}$/);
+
+    const done = await waitForJob(gateway.url, job!.uuid, job!.payloadHash);
+    expect(done.jobStatus).toBe("completed");
+    expect(done.type).toBe("casefile_creation");
+    expect(done.errorMessage).toBeNull();
+    expect(done.result?.caseFile).toEqual({ id: expect.any(Number), status: 1 });
+    const links = done.result!.signingLinks;
+    expect(links.map((l) => l.name)).toEqual(["Alice Andersen", "Bob Berg"]);
+    expect(links.map((l) => l.role)).toEqual(["Employee", "Manager"]);
+    for (const l of links) expect(l.signingLink).toMatch(new RegExp(`^${gateway.url}/sign/[A-Za-z0-9_-]{43}$`));
+    expect(new Set(links.map((l) => l.signingLink)).size).toBe(2);
+
+    // Tokens are stored hashed: no column anywhere holds the token itself.
+    const token0 = links[0]!.signingLink.split("/").pop()!;
+    const stored = await testDb().signingLink.findMany({ where: { signer: { caseFileId: done.result!.caseFile.id } } });
+    expect(stored).toHaveLength(2);
+    expect(JSON.stringify(stored)).not.toContain(token0);
+    const jobRow = await testDb().creationJob.findUniqueOrThrow({ where: { id: job!.uuid } });
+    expect(JSON.stringify(jobRow.result)).not.toContain(token0);
+
+    const cf = await getJson<{ id: number; status: number; signers: { status: number; signOrder: number }[]; documents: unknown[] }>(
+      `${gateway.url}/send/api/v1/casefiles/${done.result!.caseFile.id}`,
+      { "X-Auth-Token": token },
+    );
+    expect(cf.status).toBe(200);
+    expect(cf.body.status).toBe(1);
+    expect(cf.body.documents).toHaveLength(2);
+    // Round 0 is active (pending), round 1 waits (new).
+    expect(cf.body.signers.map((s) => [s.signOrder, s.status])).toEqual([[0, 1], [1, 0]]);
+
+    const events = await testDb().event.findMany({ where: { payload: { path: ["caseFile", "id"], equals: done.result!.caseFile.id } } });
+    expect(events.map((e) => e.eventType)).toEqual(["sign.signer.requestActivated"]);
+  });
+
+  it("with activateCaseFile false completes with status 0 and signingLinks []", async () => {
+    const created = await postCreate(gateway.url, token, validCaseFile({ activateCaseFile: false }), files());
+    expect(created.status).toBe(201);
+    const [job] = created.body.jobs;
+    const done = await waitForJob(gateway.url, job!.uuid, job!.payloadHash);
+    expect(done.jobStatus).toBe("completed");
+    expect(done.result).toEqual({ caseFile: { id: expect.any(Number), status: 0 }, signingLinks: [] });
+    expect(await testDb().signingLink.count({ where: { signer: { caseFileId: done.result!.caseFile.id } } })).toBe(0);
+  });
+
+  it("with sendAt in the future keeps status 0 and schedules the send", async () => {
+    const sendAt = Math.floor(Date.now() / 1000) + 3;
+    const created = await postCreate(gateway.url, token, validCaseFile({ sendAt }), files());
+    const [job] = created.body.jobs;
+    const done = await waitForJob(gateway.url, job!.uuid, job!.payloadHash);
+    expect(done.result?.caseFile.status).toBe(0);
+    expect(done.result?.signingLinks).toHaveLength(2);
+    const id = done.result!.caseFile.id;
+    const deadline = Date.now() + 15_000;
+    let status = 0;
+    while (Date.now() < deadline && status === 0) {
+      await new Promise((r) => setTimeout(r, 250));
+      status = (await testDb().caseFile.findUniqueOrThrow({ where: { id } })).status;
+    }
+    const sentAt = (await testDb().caseFile.findUniqueOrThrow({ where: { id } })).sentAt;
+    expect(status).toBe(1);
+    expect(sentAt!.getTime()).toBeGreaterThanOrEqual(sendAt * 1000 - 50);
+  });
+
+  it("replays an Idempotency-Key with the same payload and refuses it with another (422)", async () => {
+    const key = `key-${Date.now()}`;
+    const first = await postCreate(gateway.url, token, validCaseFile(), files(), { "Idempotency-Key": key });
+    const again = await postCreate(gateway.url, token, validCaseFile(), files(), { "Idempotency-Key": key });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    const other = await postCreate(gateway.url, token, validCaseFile({ title: "Another title" }), files(), { "Idempotency-Key": key });
+    expect(other.status).toBe(422);
+    expect(other.body.error).toBe("idempotency_mismatch");
+    expect(await testDb().creationJob.count({ where: { idempotencyKey: key } })).toBe(1);
+  });
+
+  it("computes the same payloadHash for the same request", async () => {
+    const a = await postCreate(gateway.url, token, validCaseFile({ reference: "same" }), files());
+    const b = await postCreate(gateway.url, token, validCaseFile({ reference: "same" }), files());
+    expect(a.body.jobs[0]!.payloadHash).toBe(b.body.jobs[0]!.payloadHash);
+    expect(a.body.jobs[0]!.uuid).not.toBe(b.body.jobs[0]!.uuid);
+  });
+
+  it("serves the uploaded PDF back to the owner", async () => {
+    const created = await postCreate(gateway.url, token, validCaseFile(), files());
+    const [job] = created.body.jobs;
+    const done = await waitForJob(gateway.url, job!.uuid, job!.payloadHash);
+    const cf = await testDb().caseFile.findUniqueOrThrow({ where: { id: done.result!.caseFile.id }, include: { documents: true } });
+    const doc = cf.documents.find((d) => d.name === "contract.pdf")!;
+    const res = await fetch(`${gateway.url}/send/api/v1/casefiles/${cf.id}/documents/${doc.id}/file`, { headers: { "X-Auth-Token": token } });
+    expect(res.status).toBe(200);
+    expect(Buffer.from(await res.arrayBuffer()).equals(contract)).toBe(true);
+  });
+
+  it("lets the job status be polled without a token, only with the right payloadHash", async () => {
+    const created = await postCreate(gateway.url, token, validCaseFile(), files());
+    const [job] = created.body.jobs;
+    const wrong = await pollOnce(gateway.url, job!.uuid, "0".repeat(64));
+    expect(wrong.status).toBe(404);
+    expect(wrong.body).toMatchObject({ message: "Job not found", statusCode: 404 });
+  });
+});

@@ -1,0 +1,27 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { applyMigrations, ensureDatabase } from "@esign/db";
+
+/**
+ * One isolated world per test run: a fresh PostgreSQL database, a Redis key prefix and a storage
+ * folder of its own. Workers and spawned services inherit these through the environment.
+ */
+export default async function globalSetup(): Promise<void> {
+  const run = `${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
+  const pgBase = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  const url = new URL(pgBase);
+  url.pathname = `/esign_test_${run}`;
+  process.env.DATABASE_URL = url.toString();
+  process.env.QUEUE_PREFIX = `esign-test-${run}`;
+  process.env.REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+  const dir = mkdtempSync(path.join(os.tmpdir(), `esign-test-${run}-`));
+  process.env.STORAGE_DIR = path.join(dir, "files");
+  process.env.MAIL_OUTBOX_DIR = path.join(dir, "outbox");
+  process.env.ESIGN_TEST_DIR = dir;
+  process.env.NODE_ENV = "test";
+  process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? "warn";
+  await ensureDatabase(process.env.DATABASE_URL);
+  await applyMigrations(process.env.DATABASE_URL);
+}

@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { freePort } from "./ports";
+
+export const REPO_ROOT = path.resolve(__dirname, "../..");
+
+export type ServiceName = "api-gateway" | "casefile-worker" | "notifier" | "webhook-dispatcher";
+
+/** A real service process, started the way production starts it, with its output kept for failures. */
+export class ServiceProcess {
+  private output = "";
+  private exited: Promise<number | null>;
+
+  constructor(
+    readonly name: ServiceName,
+    readonly child: ChildProcess,
+    readonly port: number,
+  ) {
+    child.stdout?.on("data", (d: Buffer) => (this.output += d.toString()));
+    child.stderr?.on("data", (d: Buffer) => (this.output += d.toString()));
+    this.exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+  }
+
+  get logs(): string {
+    return this.output;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  isRunning(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  async waitReady(timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (!this.isRunning()) throw new Error(`${this.name} exited during start:\n${this.output}`);
+      try {
+        const res = await fetch(`${this.url}/readyz`);
+        if (res.ok) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`${this.name} not ready after ${timeoutMs} ms:\n${this.output}`);
+  }
+
+  /** SIGTERM and wait: the clean shutdown path. */
+  async stop(): Promise<number | null> {
+    if (this.isRunning()) this.child.kill("SIGTERM");
+    return this.exited;
+  }
+
+  /** SIGKILL: a crash, nothing gets to clean up. */
+  async kill(): Promise<void> {
+    if (this.isRunning()) this.child.kill("SIGKILL");
+    await this.exited;
+  }
+
+  waitExit(): Promise<number | null> {
+    return this.exited;
+  }
+}
+
+export async function startService(name: ServiceName, env: Record<string, string> = {}): Promise<ServiceProcess> {
+  const port = await freePort();
+  const portEnv = name === "api-gateway" ? { PORT: String(port) } : { HEALTH_PORT: String(port) };
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "services", name, "src/main.ts")], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, LOG_FORMAT: "json", ...portEnv, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const svc = new ServiceProcess(name, child, port);
+  await svc.waitReady();
+  return svc;
+}
