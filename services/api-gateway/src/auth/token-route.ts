@@ -34,7 +34,12 @@ function basicCredentials(req: Request): { client_id?: string; client_secret?: s
   const decoded = Buffer.from(m[1], "base64").toString("utf8");
   const i = decoded.indexOf(":");
   if (i < 0) return {};
-  return { client_id: decodeURIComponent(decoded.slice(0, i)), client_secret: decodeURIComponent(decoded.slice(i + 1)) };
+  try {
+    return { client_id: decodeURIComponent(decoded.slice(0, i)), client_secret: decodeURIComponent(decoded.slice(i + 1)) };
+  } catch {
+    // Broken percent-encoding (URIError) is a client's malformed credential, not a server fault.
+    throw new AppError("unauthorized", "Malformed HTTP Basic credentials");
+  }
 }
 
 function parseCreatedAt(value: string): number | null {

@@ -75,7 +75,11 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
       const issues = partIssues(body, uploads);
       const data = typeof body.data === "string" ? body.data : undefined;
       const validation = data === undefined ? undefined : validateCreateRequest(data, uploads.map((u) => u.originalname));
-      if (validation && !validation.ok) issues.push(...validation.errors);
+      if (validation && !validation.ok) {
+        // The part checks and the payload rules both report a missing file part: list it once.
+        const seen = new Set(issues.map((i) => `${i.path}\u0000${i.code}`));
+        issues.push(...validation.errors.filter((e) => !seen.has(`${e.path}\u0000${e.code}`)));
+      }
       if (issues.length > 0 || !validation?.ok || data === undefined) {
         throw new AppError("validation_failed", "The case file request is invalid", issues);
       }

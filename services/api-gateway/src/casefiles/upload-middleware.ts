@@ -10,6 +10,9 @@ export const FILE_FIELDS = ["files", "files[]"] as const;
 export function createUploadMiddleware(config: AppConfig, storage: FileStorage) {
   return multer({
     storage: stagingStorageEngine(storage),
+    // Browsers and fetch send file names as raw UTF-8; busboy's default (latin1) turns "æøå.pdf" into
+    // mojibake that then matches no document name. RFC 5987 `filename*=` still wins when present.
+    defParamCharset: "utf8",
     limits: {
       fileSize: config.UPLOAD_MAX_FILE_BYTES,
       files: config.UPLOAD_MAX_FILES,

@@ -61,6 +61,9 @@ export function errorHandler(logger: Logger) {
         appError = new AppError(status === 415 ? "unsupported_media_type" : "bad_request", e.message ?? "Bad request");
       } else if (e.message === "Unexpected end of form" || e.message === "Multipart: Boundary not found" || e.message === "Malformed part header") {
         appError = new AppError("bad_request", `Malformed multipart body: ${e.message}`);
+      } else if (e.message === "Request aborted" || e.message === "Request closed") {
+        // multer's report of a client that went away mid-upload: not a server fault, nobody to answer.
+        appError = new AppError("bad_request", "The client closed the request before it was complete");
       }
     }
     if (res.headersSent) return;

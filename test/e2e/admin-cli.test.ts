@@ -1,0 +1,138 @@
+import { execFile } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { closeTestDb, testDb } from "../support/api";
+import { REPO_ROOT, type ServiceProcess } from "../support/services";
+import { startSystem, type System } from "../support/system";
+
+/** The admin CLI as platform teams run it: `pnpm -s cli ...` in the repository, against the run's database. */
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      "pnpm",
+      ["-s", "cli", ...args],
+      { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL ?? "" }, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+const CREDENTIAL_KEYS = ["customerId", "userId", "clientId", "clientSecret", "apiKey", "apiSecret"];
+
+interface Printed {
+  customerId: number;
+  userId: number;
+  clientId: string;
+  clientSecret: string;
+  apiKey: string;
+  apiSecret: string;
+}
+
+let system: System;
+let gateway: ServiceProcess;
+let printed: Printed;
+const name = `CLI customer ${randomBytes(4).toString("hex")}`;
+
+beforeAll(async () => {
+  system = await startSystem([]);
+  gateway = system.gateway;
+});
+
+afterAll(async () => {
+  await system?.stop();
+  await closeTestDb();
+});
+
+describe("pnpm cli customers create", () => {
+  it("prints ONE JSON object with exactly the credential keys and creates the customer, its admin and client", async () => {
+    const res = await cli(["customers", "create", "--name", name, "--eboks", "--secure-methods", "mitid.dk,bankid_se", "--admin-email", "a@b.c"]);
+    expect(res.code).toBe(0);
+    expect(res.stderr).not.toMatch(/error/i);
+    const lines = res.stdout.split("\n").filter((l) => l.trim() !== "");
+    expect(lines).toHaveLength(1);
+    const out = JSON.parse(lines[0]!) as Printed;
+    expect(typeof out).toBe("object");
+    expect(Object.keys(out).sort()).toEqual([...CREDENTIAL_KEYS].sort());
+    expect(out).toEqual({
+      customerId: expect.any(Number),
+      userId: expect.any(Number),
+      clientId: expect.any(String),
+      clientSecret: expect.any(String),
+      apiKey: expect.any(String),
+      apiSecret: expect.any(String),
+    });
+    printed = out;
+
+    const customer = await testDb().customer.findUniqueOrThrow({ where: { id: out.customerId } });
+    expect(customer.name).toBe(name);
+    expect(customer.eboksEnabled).toBe(true);
+    expect([...customer.secureSigningMethods].sort()).toEqual(["bankid_se", "mitid.dk"]);
+    const user = await testDb().user.findUniqueOrThrow({ where: { id: out.userId } });
+    expect(user).toMatchObject({ customerId: out.customerId, email: "a@b.c", isAdmin: true });
+    const client = await testDb().apiClient.findFirstOrThrow({ where: { clientId: out.clientId } });
+    expect(client).toMatchObject({ customerId: out.customerId, userId: out.userId, apiKey: out.apiKey });
+    // Secrets are stored hashed or encrypted, never as printed.
+    expect(JSON.stringify(client)).not.toContain(out.clientSecret);
+    expect(JSON.stringify(client)).not.toContain(out.apiSecret);
+  });
+
+  it("exits non-zero on an unknown secure method, with a message on stderr, nothing on stdout and no row", async () => {
+    const badName = `${name} bad`;
+    const res = await cli(["customers", "create", "--name", badName, "--secure-methods", "mitid.dk,bankid_xx"]);
+    expect(res.code).not.toBe(0);
+    expect(res.stdout).toBe("");
+    expect(res.stderr.trim().length).toBeGreaterThan(0);
+    expect(res.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
+    expect(await testDb().customer.count({ where: { name: badName } })).toBe(0);
+  });
+
+  it("exits non-zero without --name, with nothing on stdout", async () => {
+    const res = await cli(["customers", "create", "--eboks"]);
+    expect(res.code).not.toBe(0);
+    expect(res.stdout).toBe("");
+    expect(res.stderr).toMatch(/--name/);
+  });
+});
+
+describe("the printed credentials against a running gateway", () => {
+  const token = async (body: Record<string, unknown>) => {
+    const res = await fetch(`${gateway.url}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as { access_token: string; token_type: string } };
+  };
+
+  const claims = (jwt: string) => JSON.parse(Buffer.from(jwt.split(".")[1]!, "base64url").toString("utf8")) as { sub: string; cid: number };
+
+  it("obtain a token with client_credentials, bound to the new customer and user", async () => {
+    expect(printed).toBeDefined();
+    const res = await token({ grant_type: "client_credentials", client_id: printed.clientId, client_secret: printed.clientSecret });
+    expect(res.status).toBe(200);
+    expect(res.body.token_type).toBe("Bearer");
+    expect(claims(res.body.access_token)).toMatchObject({ sub: String(printed.userId), cid: printed.customerId });
+    // The token is accepted: an unknown case file is 404, not 401.
+    const read = await fetch(`${gateway.url}/send/api/v1/casefiles/2000000000`, { headers: { "X-Auth-Token": res.body.access_token } });
+    expect(read.status).toBe(404);
+  });
+
+  it("obtain a token with the api_keys grant", async () => {
+    const rawNonce = randomBytes(16);
+    const createdAt = new Date().toISOString();
+    const digest = createHash("sha1").update(Buffer.concat([rawNonce, Buffer.from(createdAt), Buffer.from(printed.apiSecret)])).digest("base64");
+    const res = await token({
+      grant_type: "api_keys",
+      client_id: printed.clientId,
+      client_secret: printed.clientSecret,
+      key: printed.apiKey,
+      created_at: createdAt,
+      nonce: rawNonce.toString("base64"),
+      digest,
+    });
+    expect(res.status).toBe(200);
+    expect(claims(res.body.access_token)).toMatchObject({ sub: String(printed.userId), cid: printed.customerId });
+  });
+});

@@ -1,0 +1,24 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import path from "node:path";
+
+const run = promisify(execFile);
+const ROOT = path.resolve(__dirname, "../..");
+const bin = (name: string) => path.join(ROOT, "node_modules/.bin", name);
+
+// Strict TypeScript and an acyclic import graph are properties of the code base, checked with the tests.
+describe("code health", () => {
+  it("type-checks under strict settings", async () => {
+    const result = await run(bin("tsc"), ["-p", "tsconfig.json", "--noEmit"], { cwd: ROOT }).catch((e: { stdout: string }) => e);
+    expect(result.stdout).toBe("");
+  }, 180_000);
+
+  it("has no import cycles", async () => {
+    const result = await run(
+      bin("madge"),
+      ["--circular", "--extensions", "ts", "--ts-config", "tsconfig.json", "--exclude", "generated/", "--no-spinner", "packages", "services", "scripts"],
+      { cwd: ROOT },
+    ).catch((e: { stdout: string }) => e);
+    expect(result.stdout).toContain("No circular dependency found");
+  }, 120_000);
+});
