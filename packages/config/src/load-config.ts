@@ -54,6 +54,15 @@ const ZEnv = z.object({
   WEBHOOK_ALLOW_PRIVATE: zBool.optional(),
   WEBHOOK_CONCURRENCY: zInt(50, 1),
 
+  /** Length of the "day" of reminderInterval; lower it for tests and demos. */
+  REMINDER_DAY_MS: zInt(86_400_000, 1),
+  /** e-Boks gateway adapter; only the named development simulator exists today. */
+  EBOKS_GATEWAY: z.enum(["simulator"]).default("simulator"),
+  /** Identity-provider adapter for secure signing methods; only the named simulator exists today. */
+  IDENTITY_PROVIDER: z.enum(["simulator"]).default("simulator"),
+  /** Where the e-Boks simulator drops the mailbox messages it "delivers" (one JSON file each). */
+  EBOKS_SIMULATOR_DIR: z.string().default(".data/eboks"),
+
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default("E-Sign <no-reply@esign.local>"),
   MAIL_OUTBOX_DIR: z.string().default(".data/outbox"),
@@ -84,6 +93,7 @@ function deriveConfig(env: z.infer<typeof ZEnv>) {
     LOG_FORMAT: env.LOG_FORMAT ?? (production ? "json" : "pretty"),
     STORAGE_DIR: fromRoot(env.STORAGE_DIR),
     MAIL_OUTBOX_DIR: fromRoot(env.MAIL_OUTBOX_DIR),
+    EBOKS_SIMULATOR_DIR: fromRoot(env.EBOKS_SIMULATOR_DIR),
     // Loopback and plain http receivers only make sense on a developer's machine.
     WEBHOOK_ALLOW_PRIVATE: env.WEBHOOK_ALLOW_PRIVATE ?? !production,
   };

@@ -2,8 +2,9 @@ export { createPrisma } from "./create-prisma";
 export type { Db, Tx } from "./create-prisma";
 export { applyMigrations, listMigrations } from "./migrate";
 export { ensureDatabase, dropDatabase, withDatabase } from "./database-admin";
-export { encryptSecret, decryptSecret, sha256Hex } from "./secrets";
-export { insertEvent } from "./outbox";
+export { encryptSecret, decryptSecret, sha256Hex, trackingId, parseTrackingId } from "./secrets";
+export { insertEvent, OUTBOX_CHANNEL } from "./outbox";
+export type { OutboxEvent } from "./outbox";
 export { Prisma } from "./generated/client";
 export type {
   Customer,

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
 export function sha256Hex(value: string | Buffer): string {
   return createHash("sha256").update(value).digest("hex");
@@ -19,4 +19,21 @@ export function decryptSecret(stored: string, keyHex: string): string {
   const decipher = createDecipheriv("aes-256-gcm", Buffer.from(keyHex, "hex"), Buffer.from(iv, "base64url"));
   decipher.setAuthTag(Buffer.from(tag, "base64url"));
   return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
+}
+
+/**
+ * The id in a signing-request email's open-tracking link: the signer id plus an HMAC, so the gateway
+ * can trust it without storing anything and nobody can forge opens for other signers.
+ */
+export function trackingId(signerId: number, keyHex: string): string {
+  const mac = createHmac("sha256", Buffer.from(keyHex, "hex")).update(`open:${signerId}`).digest("base64url").slice(0, 22);
+  return `${signerId}.${mac}`;
+}
+
+export function parseTrackingId(id: string, keyHex: string): number | null {
+  const m = /^(\d{1,10})\.([A-Za-z0-9_-]{22})$/.exec(id);
+  if (!m?.[1]) return null;
+  const expected = Buffer.from(trackingId(Number(m[1]), keyHex));
+  const given = Buffer.from(id);
+  return expected.length === given.length && timingSafeEqual(expected, given) ? Number(m[1]) : null;
 }

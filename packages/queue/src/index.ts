@@ -3,5 +3,5 @@ export type { RedisRole } from "./redis";
 export { Producer } from "./producer";
 export { startWorker } from "./worker";
 export type { HandlerMap, WorkerOptions } from "./worker";
-export { UnrecoverableError } from "bullmq";
+export { DelayedError, UnrecoverableError } from "bullmq";
 export type { Job } from "bullmq";

@@ -4,3 +4,4 @@ export * from "./events";
 export * from "./jobs";
 export * from "./creation-job";
 export * from "./signing-rules";
+export * from "./event-routes";

@@ -31,6 +31,16 @@ export const jobCatalog = {
     send: job({ schema: z.object({ caseFileId: z.number().int().positive() }), attempts: 5, backoffMs: 2000 }),
     "purge-jobs": job({ schema: z.object({}), attempts: 1 }),
     "requeue-pending": job({ schema: z.object({}), attempts: 1 }),
+    /** Re-evaluates rounds and completion after a signer signed, was deleted or expired. Idempotent. */
+    advance: job({ schema: z.object({ caseFileId: z.number().int().positive() }), attempts: 5, backoffMs: 1000 }),
+    /** Signature pages on the signable PDFs, then status 5 (or 6 on error). */
+    finalize: job({ schema: z.object({ caseFileId: z.number().int().positive() }), attempts: 3, backoffMs: 2000 }),
+    /** Delayed to the case file's expireAt. */
+    expire: job({ schema: z.object({ caseFileId: z.number().int().positive() }), attempts: 5, backoffMs: 2000 }),
+    /** Delayed to a signer's expireAt. */
+    "expire-signer": job({ schema: z.object({ signerId: z.number().int().positive() }), attempts: 5, backoffMs: 2000 }),
+    /** Delayed to a signer's activeAt: the signer joins its (already reached) round. */
+    "activate-signer": job({ schema: z.object({ signerId: z.number().int().positive() }), attempts: 5, backoffMs: 2000 }),
   },
   events: {
     dispatch: job({ schema: z.object({ eventId: z.uuid() }), attempts: 10, backoffMs: 1000 }),
@@ -40,6 +50,12 @@ export const jobCatalog = {
   },
   notifications: {
     "subscription-disabled": job({ schema: z.object({ subscriptionId: z.uuid() }), attempts: 5, backoffMs: 5000 }),
+    /** The signing request of one activation of a signer (routed from sign.signer.requestActivated). */
+    "signing-request": job({ schema: z.object({ signerId: z.number().int().positive(), eventId: z.uuid() }), attempts: 5, backoffMs: 5000 }),
+    /** Reminder number `sequence` (1, 2, ...), delayed by the signer's reminderInterval. */
+    reminder: job({ schema: z.object({ signerId: z.number().int().positive(), sequence: z.number().int().min(1) }), attempts: 5, backoffMs: 5000 }),
+    /** Completion mails to signers, cc recipients and the owner (routed from sign.casefile.completed). */
+    completed: job({ schema: z.object({ caseFileId: z.number().int().positive() }), attempts: 5, backoffMs: 5000 }),
   },
 } as const;
 

@@ -7,6 +7,12 @@ import { createCaseFileRouter } from "./casefiles/create-route";
 import { caseFileReadRouter } from "./casefiles/read-route";
 import { jobStatusRouter } from "./jobs/job-status-route";
 import { healthRouter } from "./http/health-route";
+import { webhookSubscriptionRouter } from "./webhooks/subscription-router";
+import { signerDeleteRouter } from "./casefiles/signer-delete-route";
+import { signingRouter } from "./signing/signing-router";
+import { createIdentityProvider } from "./identity/create-identity-provider";
+import { IdentityProviderSimulator } from "./identity/idp-simulator";
+import { identityProviderSimulatorRouter } from "./identity/idp-simulator-route";
 
 /** The gateway's HTTP surface; every route is listed here so the whole API reads in one place. */
 export function buildApp(ctx: GatewayContext): Express {
@@ -21,6 +27,11 @@ export function buildApp(ctx: GatewayContext): Express {
   app.use(createCaseFileRouter(ctx));
   app.use(jobStatusRouter(ctx));
   app.use(caseFileReadRouter(ctx));
+  app.use(webhookSubscriptionRouter(ctx));
+  app.use(signerDeleteRouter(ctx));
+  const identityProvider = createIdentityProvider(ctx.config);
+  app.use(signingRouter(ctx, identityProvider));
+  if (identityProvider instanceof IdentityProviderSimulator) app.use(identityProviderSimulatorRouter(identityProvider));
   app.use(notFound);
   app.use(errorHandler(ctx.logger));
   return app;

@@ -4,6 +4,11 @@ import type { Logger } from "@esign/logger";
 
 const ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 
+// Signing links and tracking ids are bearer credentials: they never reach a log line.
+function loggablePath(path: string): string {
+  return path.replace(/^\/sign\/[^/]+/, "/sign/:token").replace(/^\/t\/[^/]+/, "/t/:id");
+}
+
 /** Request id (taken from X-Request-Id when sane) on the response and in one access-log line. */
 export function requestContext(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -14,7 +19,7 @@ export function requestContext(logger: Logger) {
     const started = process.hrtime.bigint();
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.http("request", { requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 });
+      logger.http("request", { requestId, method: req.method, path: loggablePath(req.path), status: res.statusCode, ms: Math.round(ms * 10) / 10 });
     });
     next();
   };

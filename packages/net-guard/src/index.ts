@@ -1,0 +1,4 @@
+export { isBlockedAddress } from "./blocked-address";
+export { createGuardedLookup, BlockedAddressError } from "./guarded-lookup";
+export { checkEndpoint } from "./check-endpoint";
+export type { EndpointPolicy, EndpointCheck } from "./check-endpoint";

@@ -1,0 +1,58 @@
+import { checkEndpoint, createGuardedLookup, isBlockedAddress } from "../src";
+
+describe("isBlockedAddress", () => {
+  it.each([
+    "127.0.0.1", "127.1.2.3", "10.0.0.1", "172.16.5.4", "172.31.255.255", "192.168.1.1", "169.254.169.254",
+    "100.64.0.1", "0.0.0.0", "224.0.0.1", "255.255.255.255", "198.18.0.1",
+    "::1", "::", "fe80::1", "fc00::1", "fd12:3456::1", "ff02::1",
+    "::ffff:127.0.0.1", "::ffff:7f00:1", "::ffff:169.254.169.254", "::ffff:a9fe:a9fe", "::127.0.0.1", "64:ff9b::7f00:1",
+    "[::1]", "fe80::1%eth0", "not-an-ip", "",
+  ])("blocks %s", (ip) => expect(isBlockedAddress(ip)).toBe(true));
+
+  it.each(["93.184.216.34", "8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "::ffff:93.184.216.34", "172.32.0.1", "11.0.0.1"])(
+    "allows %s",
+    (ip) => expect(isBlockedAddress(ip)).toBe(false),
+  );
+});
+
+describe("checkEndpoint", () => {
+  const prod = { allowPrivate: false, requireHttps: true };
+  const fakeLookup = (map: Record<string, string[]>) => async (host: string) => (map[host] ?? []).map((address) => ({ address }));
+
+  it("refuses http in production and allows it in development", async () => {
+    expect(await checkEndpoint("http://hooks.example.com/x", { ...prod, lookup: fakeLookup({ "hooks.example.com": ["93.184.216.34"] }) })).toEqual({
+      ok: false,
+      reason: "must use https",
+    });
+    expect((await checkEndpoint("http://127.0.0.1:9/x", { allowPrivate: true, requireHttps: false })).ok).toBe(true);
+  });
+
+  it.each(["https://127.0.0.1/x", "https://2130706433/x", "https://0177.0.0.1/x", "https://0x7f.1/x", "https://[::1]/x", "https://[::ffff:127.0.0.1]/x", "https://169.254.169.254/latest"])(
+    "refuses %s in production (every spelling of a private address)",
+    async (url) => {
+      const res = await checkEndpoint(url, prod);
+      expect(res.ok).toBe(false);
+    },
+  );
+
+  it("refuses a public name that resolves to a private address", async () => {
+    const res = await checkEndpoint("https://evil.example.com/hook", { ...prod, lookup: fakeLookup({ "evil.example.com": ["93.184.216.34", "10.0.0.5"] }) });
+    expect(res).toEqual({ ok: false, reason: "must resolve to a public address" });
+  });
+
+  it("accepts a public https endpoint", async () => {
+    const res = await checkEndpoint("https://hooks.example.com/in", { ...prod, lookup: fakeLookup({ "hooks.example.com": ["93.184.216.34"] }) });
+    expect(res.ok).toBe(true);
+  });
+});
+
+describe("createGuardedLookup", () => {
+  it("refuses a private answer at connect time unless private addresses are allowed", async () => {
+    const lookup = (allow: boolean) =>
+      new Promise<string>((resolve, reject) =>
+        createGuardedLookup(allow)("localhost", {}, (err, address) => (err ? reject(err) : resolve(String(address)))),
+      );
+    await expect(lookup(false)).rejects.toMatchObject({ code: "EBLOCKED" });
+    await expect(lookup(true)).resolves.toMatch(/127\.0\.0\.1|::1/);
+  });
+});

@@ -1,0 +1,65 @@
+import { Router } from "express";
+import { z } from "zod";
+import { insertEvent } from "@esign/db";
+import { AppError } from "@esign/errors";
+import { CASEFILE_STATUS, SIGNER_STATUS, signableDocumentsFor } from "@esign/schema";
+import type { GatewayContext } from "../context";
+import { authenticate, principalOf } from "../auth/authenticate";
+import { requestIdOf } from "../http/request-context";
+
+const ZId = z.coerce.number().int().positive().max(2_147_483_647);
+
+const notFound = () => new AppError("not_found", "Signer not found");
+
+/** Signers who still count toward the case file: not deleted, and with something to sign. */
+const STILL_SIGNING: readonly number[] = [SIGNER_STATUS.new, SIGNER_STATUS.pending, SIGNER_STATUS.signed, SIGNER_STATUS.undeliverable];
+
+/**
+ * DELETE /send/api/v1/casefiles/{id}/signers/{signerId}: removes a signer who has not signed, while
+ * the case file is new or pending. One transaction locks the case file, then the signer (the
+ * worker's order); the relay routes `sign.signer.deleted` to the worker's `advance`, which may
+ * complete the case file or open the next round. Another customer's case file answers 404.
+ */
+export function signerDeleteRouter(ctx: GatewayContext): Router {
+  const router = Router();
+  const auth = authenticate(ctx.config, "x-auth-token");
+
+  router.delete("/send/api/v1/casefiles/:id/signers/:signerId", auth, async (req, res) => {
+    const { customerId } = principalOf(res);
+    const caseFileId = ZId.safeParse(req.params.id);
+    const signerId = ZId.safeParse(req.params.signerId);
+    if (!caseFileId.success || !signerId.success) throw notFound();
+
+    const status = await ctx.db.$transaction(async (tx) => {
+      const locked = await tx.$queryRaw<{ status: number }[]>`
+        SELECT status FROM "CaseFile" WHERE id = ${caseFileId.data} AND "customerId" = ${customerId} FOR UPDATE`;
+      const cf = locked[0];
+      if (!cf) throw notFound();
+      await tx.$queryRaw`SELECT id FROM "Signer" WHERE id = ${signerId.data} AND "caseFileId" = ${caseFileId.data} FOR UPDATE`;
+      const signers = await tx.signer.findMany({ where: { caseFileId: caseFileId.data }, select: { id: true, status: true, role: true } });
+      const signer = signers.find((s) => s.id === signerId.data);
+      if (!signer) throw notFound();
+      if (cf.status !== CASEFILE_STATUS.new && cf.status !== CASEFILE_STATUS.pending) {
+        throw new AppError("conflict", "Signers can only be deleted while the case file is new or pending");
+      }
+      if (signer.status === SIGNER_STATUS.signed) throw new AppError("conflict", "The signer has already signed and cannot be deleted");
+      if (signer.status === SIGNER_STATUS.deleted) throw new AppError("conflict", "The signer is already deleted");
+      if (signer.status === SIGNER_STATUS.rejected) throw new AppError("conflict", "The signer has rejected and cannot be deleted");
+      const documents = await tx.document.findMany({ where: { caseFileId: caseFileId.data }, select: { signable: true, roles: true } });
+      const remaining = signers.filter((s) => s.id !== signer.id && STILL_SIGNING.includes(s.status) && signableDocumentsFor(documents, s.role).length > 0);
+      if (remaining.length === 0) throw new AppError("conflict", "This is the last signer who can sign: a case file needs at least one signer");
+
+      await tx.signer.update({ where: { id: signer.id }, data: { status: SIGNER_STATUS.deleted, deletedAt: new Date() } });
+      await insertEvent(tx, {
+        customerId,
+        topic: "signer",
+        eventType: "sign.signer.deleted",
+        payload: { id: signer.id, caseFile: { id: caseFileId.data, status: cf.status } },
+      });
+      return cf.status;
+    });
+    ctx.logger.info("signer deleted", { requestId: requestIdOf(res), signerId: signerId.data, caseFileId: caseFileId.data, caseFileStatus: status });
+    res.status(204).end();
+  });
+  return router;
+}

@@ -1,0 +1,116 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Request, Response } from "express";
+import { z } from "zod";
+import type { CaseFile, Signer } from "@esign/db";
+import { ZSecureSigningMethod, type TSecureSigningMethod } from "@esign/schema";
+import type { IdentityLogin } from "../identity/identity-provider";
+import { deriveKey, seal, unixNow, unseal } from "../identity/sealed-value";
+import { SigningError } from "./signing-error";
+import { signingPath } from "./signing-link";
+
+/**
+ * State kept in the browser, never in a replica's memory:
+ * - the login state handed to the identity provider (sealed, 10 min) and a nonce cookie that binds
+ *   it to the browser that started the login, so a leaked callback URL cannot be replayed elsewhere;
+ * - after an identity login, a sealed identity cookie (30 min) that opens a sensitiveData or
+ *   accessControl signing page. Both cookies are scoped to the one signing link's path.
+ */
+export const LOGIN_TTL_SECONDS = 600;
+export const IDENTITY_TTL_SECONDS = 1800;
+const LOGIN_COOKIE = "esign_login";
+const IDENTITY_COOKIE = "esign_identity";
+
+export type LoginPurpose = "sign" | "identify";
+
+const ZLoginState = z.object({
+  exp: z.number(),
+  sid: z.number().int(),
+  m: ZSecureSigningMethod,
+  p: z.enum(["sign", "identify"]),
+  nh: z.string(),
+});
+export type LoginState = z.infer<typeof ZLoginState>;
+
+const ZIdentity = z.object({ exp: z.number(), sid: z.number().int(), sub: z.string(), m: ZSecureSigningMethod });
+
+export interface SessionKeys {
+  state: Buffer;
+  identity: Buffer;
+}
+
+export const sessionKeys = (encryptionKeyHex: string): SessionKeys => ({
+  state: deriveKey(encryptionKeyHex, "signing-login-state"),
+  identity: deriveKey(encryptionKeyHex, "signing-identity-session"),
+});
+
+const digest = (v: string) => createHash("sha256").update(v).digest("base64url");
+
+function cookies(req: Request): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const part of (req.header("cookie") ?? "").split(";")) {
+    const i = part.indexOf("=");
+    if (i > 0) out.set(part.slice(0, i).trim(), part.slice(i + 1).trim());
+  }
+  return out;
+}
+
+function setCookie(res: Response, name: string, value: string, token: string, maxAgeSeconds: number, secure: boolean): void {
+  const attrs = [`${name}=${value}`, `Path=${signingPath(token)}`, `Max-Age=${maxAgeSeconds}`, "HttpOnly", "SameSite=Lax"];
+  if (secure) attrs.push("Secure");
+  res.append("Set-Cookie", attrs.join("; "));
+}
+
+export class IdentitySessions {
+  constructor(
+    private readonly keys: SessionKeys,
+    private readonly secureCookies: boolean,
+  ) {}
+
+  /** Seals the login state and sets the nonce cookie it is bound to. */
+  startLogin(res: Response, token: string, signerId: number, method: TSecureSigningMethod, purpose: LoginPurpose): string {
+    const nonce = randomBytes(18).toString("base64url");
+    setCookie(res, LOGIN_COOKIE, nonce, token, LOGIN_TTL_SECONDS, this.secureCookies);
+    return seal({ exp: unixNow() + LOGIN_TTL_SECONDS, sid: signerId, m: method, p: purpose, nh: digest(nonce) }, this.keys.state);
+  }
+
+  /** The callback's state, checked against this link's signer and this browser's nonce; the nonce is spent. */
+  finishLogin(req: Request, res: Response, token: string, signerId: number, state: unknown): LoginState {
+    const login = unseal(state, this.keys.state, ZLoginState);
+    if (!login || login.sid !== signerId) throw new SigningError(400, "invalid_login_state", "The identity login is invalid or expired; start it again from the signing page");
+    const nonce = cookies(req).get(LOGIN_COOKIE);
+    if (!nonce || digest(nonce) !== login.nh) {
+      throw new SigningError(400, "login_session_missing", "This identity login was started in another browser or already used; start it again from the signing page");
+    }
+    setCookie(res, LOGIN_COOKIE, "", token, 0, this.secureCookies);
+    return login;
+  }
+
+  grantIdentity(res: Response, token: string, signerId: number, login: IdentityLogin): void {
+    const value = seal({ exp: unixNow() + IDENTITY_TTL_SECONDS, sid: signerId, sub: login.subject, m: login.method }, this.keys.identity);
+    setCookie(res, IDENTITY_COOKIE, value, token, IDENTITY_TTL_SECONDS, this.secureCookies);
+  }
+
+  identityOf(req: Request, signerId: number): z.infer<typeof ZIdentity> | null {
+    const id = unseal(cookies(req).get(IDENTITY_COOKIE), this.keys.identity, ZIdentity);
+    return id && id.sid === signerId ? id : null;
+  }
+}
+
+/** sensitiveData (case file) and accessControl (signer) both mean: identity first, documents after. */
+export const requiresIdentity = (caseFile: Pick<CaseFile, "sensitiveData">, signer: Pick<Signer, "accessControl">) =>
+  caseFile.sensitiveData || signer.accessControl;
+
+const normalizeId = (v: string) => v.replace(/[\s-]/g, "").toLowerCase();
+
+/**
+ * accessControl: when the signer's national id or phone is on file, the identity provider must
+ * vouch for the same one. Without one on file, the login itself is the check.
+ */
+export function checkAccessControl(signer: Pick<Signer, "accessControl" | "socialSecurityNumber" | "cpr">, login: IdentityLogin): void {
+  if (!signer.accessControl) return;
+  const known = [signer.socialSecurityNumber, signer.cpr].filter((v): v is string => !!v).map(normalizeId);
+  if (known.length === 0) return;
+  if (!login.nationalId || !known.includes(normalizeId(login.nationalId))) {
+    throw new SigningError(403, "identity_mismatch", "The identity you logged in with does not match the person this signing request is for");
+  }
+}

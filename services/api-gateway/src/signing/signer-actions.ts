@@ -1,0 +1,120 @@
+import { insertEvent, type CaseFile, type Db, type Signer, type Tx } from "@esign/db";
+import { CASEFILE_STATUS, SIGNER_STATUS, type EventType } from "@esign/schema";
+import { blockerFor } from "./signer-state";
+
+/**
+ * The signer's own actions, each one transaction: the case file row and then the signer row are
+ * locked (the casefile-worker locks in the same order), the state is read again under the locks and
+ * checked as at the door, then the change and its events are written together. Two requests racing
+ * for the same signer serialize here, and the second one sees the first one's result.
+ */
+
+export interface SignerRef {
+  signerId: number;
+  caseFileId: number;
+}
+
+async function lockFresh(tx: Tx, ref: SignerRef, now: Date): Promise<{ signer: Signer; caseFile: CaseFile }> {
+  await tx.$queryRaw`SELECT id FROM "CaseFile" WHERE id = ${ref.caseFileId} FOR UPDATE`;
+  await tx.$queryRaw`SELECT id FROM "Signer" WHERE id = ${ref.signerId} FOR UPDATE`;
+  const signer = await tx.signer.findUniqueOrThrow({ where: { id: ref.signerId } });
+  const caseFile = await tx.caseFile.findUniqueOrThrow({ where: { id: ref.caseFileId } });
+  const blocker = blockerFor(signer, caseFile, now);
+  if (blocker) throw blocker;
+  return { signer, caseFile };
+}
+
+async function signerEvent(tx: Tx, caseFile: Pick<CaseFile, "id" | "customerId">, signerId: number, eventType: EventType, status: number): Promise<void> {
+  await insertEvent(tx, { customerId: caseFile.customerId, topic: "signer", eventType, payload: { id: signerId, caseFile: { id: caseFile.id, status } } });
+}
+
+export interface Signature {
+  /** text | draw | image | a secure method name */
+  method: string;
+  /** Typed name, content address of the image, or the identity provider's subject. */
+  value: string;
+  /** The image-upload method: also announced as sign.signer.signedWithImageUploadAndNAP. */
+  imageUpload: boolean;
+}
+
+/**
+ * Signer -> signed (4) with `sign.signer.signed`. The case file's status is not touched: the relay
+ * routes the event to the casefile-worker's `advance`, which opens the next round or completes.
+ * `recheck` runs on the locked, fresh signer (method and documents) before anything is written.
+ */
+export async function recordSignature(db: Db, ref: SignerRef, sig: Signature, recheck: (signer: Signer) => void, now = new Date()) {
+  return db.$transaction(async (tx) => {
+    const { signer, caseFile } = await lockFresh(tx, ref, now);
+    recheck(signer);
+    await tx.signer.update({
+      where: { id: signer.id },
+      data: { status: SIGNER_STATUS.signed, signedAt: now, signatureMethod: sig.method, signatureValue: sig.value },
+    });
+    await signerEvent(tx, caseFile, signer.id, "sign.signer.signed", caseFile.status);
+    if (sig.imageUpload) await signerEvent(tx, caseFile, signer.id, "sign.signer.signedWithImageUploadAndNAP", caseFile.status);
+    return { signerId: signer.id, caseFileStatus: caseFile.status };
+  });
+}
+
+/** Signer -> rejected (2) and case file -> rejected (2), with both events: one signer's no ends the case file. */
+export async function recordRejection(db: Db, ref: SignerRef, reason: string | null, now = new Date()) {
+  return db.$transaction(async (tx) => {
+    const { signer, caseFile } = await lockFresh(tx, ref, now);
+    const status = CASEFILE_STATUS.rejected;
+    await tx.signer.update({ where: { id: signer.id }, data: { status: SIGNER_STATUS.rejected, rejectedAt: now, rejectReason: reason } });
+    await tx.caseFile.update({ where: { id: caseFile.id }, data: { status, rejectedAt: now } });
+    await signerEvent(tx, caseFile, signer.id, "sign.signer.rejected", status);
+    await insertEvent(tx, { customerId: caseFile.customerId, topic: "casefile", eventType: "sign.casefile.rejected", payload: { id: caseFile.id, status } });
+    return { signerId: signer.id, caseFileStatus: status };
+  });
+}
+
+/**
+ * Every opening is an `opened` event (the spec lets it repeat), but reloads and prefetches within
+ * OPENED_EVENT_MIN_INTERVAL_MS of the last counted opening are not: the conditional update claims
+ * the slot atomically, so replicas agree without shared memory. openedAt is the last counted opening.
+ */
+export const OPENED_EVENT_MIN_INTERVAL_MS = 10_000;
+
+export async function recordOpened(db: Db, signer: Pick<Signer, "id">, caseFile: Pick<CaseFile, "id" | "status" | "customerId">, now = new Date()) {
+  return db.$transaction(async (tx) => {
+    const cutoff = new Date(now.getTime() - OPENED_EVENT_MIN_INTERVAL_MS);
+    const claimed = await tx.signer.updateMany({
+      where: {
+        id: signer.id,
+        status: { in: [SIGNER_STATUS.pending, SIGNER_STATUS.undeliverable] },
+        OR: [{ openedAt: null }, { openedAt: { lte: cutoff } }],
+      },
+      data: { openedAt: now },
+    });
+    if (claimed.count === 0) return false;
+    await signerEvent(tx, caseFile, signer.id, "sign.signer.opened", caseFile.status);
+    return true;
+  });
+}
+
+/**
+ * `requestOpened` from the mail's tracking pixel, at most once per signer per minute (mail clients
+ * fetch images repeatedly). Only the signer row is locked, so pixel storms queue per signer and
+ * never wait on a case file lock; the window is measured in the database's clock.
+ */
+export const REQUEST_OPENED_MIN_INTERVAL_SECONDS = 60;
+
+export async function recordRequestOpened(db: Db, signerId: number): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<{ caseFileId: number; status: number }[]>`
+      SELECT "caseFileId", status FROM "Signer" WHERE id = ${signerId} FOR UPDATE`;
+    const row = rows[0];
+    if (!row || row.status === SIGNER_STATUS.deleted) return false;
+    const caseFile = await tx.caseFile.findUniqueOrThrow({ where: { id: row.caseFileId }, select: { id: true, status: true, customerId: true } });
+    const recent = await tx.$queryRaw<unknown[]>`
+      SELECT 1 FROM "Event"
+      WHERE "customerId" = ${caseFile.customerId} AND "eventType" = 'sign.signer.requestOpened'
+        AND "occurredAt" > now() - make_interval(secs => ${REQUEST_OPENED_MIN_INTERVAL_SECONDS})
+        AND payload->>'id' = ${String(signerId)}
+      LIMIT 1`;
+    if (recent.length > 0) return false;
+    await signerEvent(tx, caseFile, signerId, "sign.signer.requestOpened", caseFile.status);
+    return true;
+  });
+}

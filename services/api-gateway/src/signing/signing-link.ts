@@ -1,0 +1,34 @@
+import { sha256Hex, type CaseFile, type Db, type Document, type Signer } from "@esign/db";
+import { linkNotFound } from "./signing-error";
+
+/** The token of a signing link: 32 random bytes in base64url (see the casefile-worker's signing-tokens). */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+export interface SigningContext {
+  token: string;
+  tokenHash: string;
+  signer: Signer;
+  caseFile: CaseFile;
+  documents: Document[];
+}
+
+/** Token -> sha256 -> link -> signer and case file. A malformed token costs no query. */
+export async function loadSigningContext(db: Db, token: string | undefined): Promise<SigningContext> {
+  if (!token || !TOKEN.test(token)) throw linkNotFound();
+  const tokenHash = sha256Hex(token);
+  const link = await db.signingLink.findUnique({
+    where: { tokenHash },
+    include: { signer: { include: { caseFile: { include: { documents: true } } } } },
+  });
+  if (!link) throw linkNotFound();
+  const { caseFile, ...signer } = link.signer;
+  const { documents, ...cf } = caseFile;
+  return { token, tokenHash, signer, caseFile: cf, documents: sortDocuments(documents) };
+}
+
+/** Display order: documentOrder first (unordered ones last), then creation order. */
+export function sortDocuments<D extends { id: number; documentOrder: number | null }>(docs: readonly D[]): D[] {
+  return [...docs].sort((a, b) => (a.documentOrder ?? Number.MAX_SAFE_INTEGER) - (b.documentOrder ?? Number.MAX_SAFE_INTEGER) || a.id - b.id);
+}
+
+export const signingPath = (token: string) => `/sign/${token}`;

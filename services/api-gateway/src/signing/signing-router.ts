@@ -1,0 +1,244 @@
+import { Router, type NextFunction, type Request, type Response } from "express";
+import { z } from "zod";
+import { ZSecureSigningMethod } from "@esign/schema";
+import type { GatewayContext } from "../context";
+import { zodIssues } from "../http/zod-issues";
+import { requestIdOf } from "../http/request-context";
+import { IdentityLoginFailed, type IdentityProvider } from "../identity/identity-provider";
+import { sendMessagePage } from "./html";
+import { checkAccessControl, IdentitySessions, requiresIdentity, sessionKeys, type LoginPurpose } from "./identity-session";
+import { signingErrorHandler, wantsHtml } from "./negotiate";
+import { blockerFor } from "./signer-state";
+import { recordOpened, recordRejection, recordSignature, type SignerRef } from "./signer-actions";
+import { SigningError } from "./signing-error";
+import { loadSigningContext, signingPath, type SigningContext } from "./signing-link";
+import { allowedMethods, describeAllowed, isSecureMethod } from "./signing-methods";
+import { sendIdentityPage, sendSigningPage } from "./signing-page";
+import { buildView, documentsToSign, visibleDocuments } from "./signing-view";
+import { parseSignatureValue } from "./signature-value";
+import { trackingPixelRoute } from "./tracking-pixel-route";
+
+const ZSignBody = z.object({ method: z.string().min(1).max(64), value: z.string() });
+const ZRejectBody = z.object({
+  reason: z
+    .string()
+    .trim()
+    .max(2000)
+    .nullish()
+    .transform((v) => (v ? v : null)),
+});
+const ZStartBody = z.object({ purpose: z.enum(["sign", "identify"]).default("sign") });
+const ZDocumentId = z.string().regex(/^\d{1,10}$/).transform(Number);
+
+const bodyOf = (req: Request): unknown => req.body ?? {};
+
+/** successUrl / failUrl are client input: only http(s) addresses are ever used as redirects. */
+function redirectTarget(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url);
+    return u.protocol === "https:" || u.protocol === "http:" ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+function noStore(_req: Request, res: Response, next: NextFunction): void {
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("Referrer-Policy", "no-referrer");
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  next();
+}
+
+/**
+ * The signer's side of a signing link (contract "Signing"): the page, the PDFs, signing, rejecting,
+ * secure methods through the identity provider, and the request mail's open-tracking pixel. The
+ * token is the credential; every route resolves it first and answers 404 for an unknown one.
+ */
+export function signingRouter(ctx: GatewayContext, idp: IdentityProvider | null): Router {
+  const router = Router();
+  const base = ctx.config.PUBLIC_BASE_URL;
+  const sessions = new IdentitySessions(sessionKeys(ctx.config.ENCRYPTION_KEY), base.startsWith("https:"));
+  const idpOrigins = idp ? [idp.origin] : [];
+  const pageUrl = (sc: SigningContext) => `${base}${signingPath(sc.token)}`;
+  const refOf = (sc: SigningContext): SignerRef => ({ signerId: sc.signer.id, caseFileId: sc.caseFile.id });
+
+  const load = (req: Request) => loadSigningContext(ctx.db, req.params.token as string | undefined);
+
+  /** Refuses unless the signer can act; `readOnly` also lets a signer who signed look at the documents. */
+  function gate(sc: SigningContext, readOnly: boolean): void {
+    const blocker = blockerFor(sc.signer, sc.caseFile, new Date());
+    if (blocker && !(readOnly && blocker.code === "already_signed")) throw blocker;
+  }
+
+  function identityStartUrls(sc: SigningContext): Record<string, string> {
+    if (!idp) return {};
+    const methods = allowedMethods(sc.signer).secure;
+    return Object.fromEntries(methods.map((m) => [m, `${pageUrl(sc)}/secure/${encodeURIComponent(m)}/start`]));
+  }
+
+  /** sensitiveData / accessControl: nothing but the identity login until the browser holds a valid identity. */
+  function identityMissing(req: Request, sc: SigningContext): SigningError | null {
+    if (!requiresIdentity(sc.caseFile, sc.signer) || sessions.identityOf(req, sc.signer.id)) return null;
+    if (Object.keys(identityStartUrls(sc)).length === 0) {
+      return new SigningError(409, "identity_unavailable", "These documents require identity validation, but no secure method (eID) is available for you; contact the sender");
+    }
+    return new SigningError(
+      403,
+      "identity_required",
+      `Validate your identity first: POST ${pageUrl(sc)}/secure/{method}/start with {"purpose":"identify"} (methods: ${Object.keys(identityStartUrls(sc)).join(", ")})`,
+    );
+  }
+
+  function requireDocumentsToSign(sc: SigningContext): void {
+    if (documentsToSign(sc).length === 0) {
+      throw new SigningError(403, "no_document_to_sign", `No document in this case file is for the role "${sc.signer.role}": there is nothing for you to sign`);
+    }
+  }
+
+  function answerSigned(req: Request, res: Response, sc: SigningContext, signerId: number): void {
+    const redirectUrl = redirectTarget(sc.signer.successUrl);
+    ctx.logger.info("signer signed", { requestId: requestIdOf(res), signerId, caseFileId: sc.caseFile.id });
+    if (!wantsHtml(req)) {
+      res.json({ status: "signed", signerId, redirectUrl });
+      return;
+    }
+    if (redirectUrl) return res.redirect(303, redirectUrl);
+    sendMessagePage(res, 200, "Signed", "Thank you: your signature is recorded.", { href: pageUrl(sc), label: "Back to the documents" });
+  }
+
+  router.use(["/sign", "/t"], noStore);
+
+  router.get("/sign/:token", async (req, res) => {
+    const sc = await load(req);
+    gate(sc, true);
+    const missing = identityMissing(req, sc);
+    if (missing) {
+      if (missing.code === "identity_required" && wantsHtml(req)) return sendIdentityPage(res, sc.caseFile.title, identityStartUrls(sc), idpOrigins);
+      throw missing;
+    }
+    const view = buildView(sc, base, idp !== null);
+    // HEAD is what link scanners send: only a real GET is an opening.
+    if (view.state === "pending" && req.method === "GET") await recordOpened(ctx.db, sc.signer, sc.caseFile);
+    if (wantsHtml(req)) return sendSigningPage(res, view, idpOrigins);
+    res.json(view);
+  });
+
+  router.get("/sign/:token/documents/:documentId", async (req, res, next) => {
+    const sc = await load(req);
+    gate(sc, true);
+    const missing = identityMissing(req, sc);
+    if (missing) throw missing;
+    const id = ZDocumentId.safeParse(req.params.documentId);
+    const visible = id.success ? visibleDocuments(sc).find((d) => d.doc.id === id.data) : undefined;
+    if (!visible) throw new SigningError(404, "not_found", "Document not found");
+    const { doc } = visible;
+    res.setHeader("Content-Type", "application/pdf");
+    res.setHeader("Content-Disposition", `inline; filename="${doc.name.replace(/[^\x20-\x7e]|["\\]/g, "_")}"`);
+    ctx.storage
+      .read(doc.signedSha256 ?? doc.fileSha256)
+      .once("error", (err) => (res.headersSent ? res.destroy(err) : next(err)))
+      .pipe(res);
+  });
+
+  router.post("/sign/:token/sign", async (req, res) => {
+    const sc = await load(req);
+    gate(sc, false);
+    const missing = identityMissing(req, sc);
+    if (missing) throw missing;
+    const body = ZSignBody.safeParse(bodyOf(req));
+    if (!body.success) throw new SigningError(400, "validation_failed", "The signature request is invalid", zodIssues(body.error));
+    const { method, value } = body.data;
+    if (isSecureMethod(method)) {
+      throw new SigningError(
+        400,
+        "method_not_allowed",
+        `"${method}" is a secure method: it is only accepted through the identity provider (POST ${pageUrl(sc)}/secure/${method}/start)`,
+        [{ path: "method", code: "secure_method_needs_identity_provider", message: `"${method}" needs the identity provider` }],
+      );
+    }
+    const allowed = allowedMethods(sc.signer);
+    const insecure = allowed.insecure.find((m) => m === method);
+    if (!insecure) {
+      const message = `Signing method "${method}" is not allowed for this signer; allowed: ${describeAllowed(allowed)}`;
+      throw new SigningError(400, "method_not_allowed", message, [{ path: "method", code: "method_not_allowed", message }]);
+    }
+    requireDocumentsToSign(sc);
+    const parsed = parseSignatureValue(insecure, value);
+    // Images are stored before the transaction; if it then refuses, the orphan is one content-addressed file.
+    const stored = parsed.kind === "text" ? parsed.name : await ctx.storage.put(parsed.bytes);
+    const result = await recordSignature(ctx.db, refOf(sc), { method: insecure, value: stored, imageUpload: insecure === "image" }, (fresh) => {
+      if (!allowedMethods(fresh).insecure.includes(insecure)) throw new SigningError(400, "method_not_allowed", `Signing method "${insecure}" is not allowed for this signer`);
+    });
+    answerSigned(req, res, sc, result.signerId);
+  });
+
+  router.post("/sign/:token/reject", async (req, res) => {
+    const sc = await load(req);
+    gate(sc, false);
+    const missing = identityMissing(req, sc);
+    if (missing) throw missing;
+    const body = ZRejectBody.safeParse(bodyOf(req));
+    if (!body.success) throw new SigningError(400, "validation_failed", "The rejection is invalid", zodIssues(body.error));
+    const result = await recordRejection(ctx.db, refOf(sc), body.data.reason);
+    const redirectUrl = redirectTarget(sc.signer.failUrl);
+    ctx.logger.info("signer rejected", { requestId: requestIdOf(res), signerId: result.signerId, caseFileId: sc.caseFile.id });
+    if (!wantsHtml(req)) {
+      res.json({ status: "rejected", signerId: result.signerId, redirectUrl });
+      return;
+    }
+    if (redirectUrl) return res.redirect(303, redirectUrl);
+    sendMessagePage(res, 200, "Rejected", "You rejected the signing request. The sender is informed.");
+  });
+
+  router.post("/sign/:token/secure/:method/start", async (req, res) => {
+    const sc = await load(req);
+    const body = ZStartBody.safeParse(bodyOf(req));
+    if (!body.success) throw new SigningError(400, "validation_failed", "The login request is invalid", zodIssues(body.error));
+    const purpose: LoginPurpose = body.data.purpose;
+    gate(sc, purpose === "identify");
+    if (!idp) throw new SigningError(503, "identity_provider_unavailable", "No identity provider is configured for secure signing methods");
+    const method = ZSecureSigningMethod.safeParse(req.params.method);
+    const allowed = allowedMethods(sc.signer);
+    if (!method.success || !allowed.secure.includes(method.data)) {
+      throw new SigningError(400, "method_not_allowed", `Secure method "${String(req.params.method)}" is not allowed for this signer; allowed: ${describeAllowed(allowed)}`);
+    }
+    if (purpose === "sign") requireDocumentsToSign(sc);
+    const state = sessions.startLogin(res, sc.token, sc.signer.id, method.data, purpose);
+    const redirectUrl = idp.startLogin(method.data, state, `${pageUrl(sc)}/secure/callback`).toString();
+    if (wantsHtml(req)) return res.redirect(303, redirectUrl);
+    res.json({ redirectUrl });
+  });
+
+  router.get("/sign/:token/secure/callback", async (req, res) => {
+    const sc = await load(req);
+    const q = (name: string) => (typeof req.query[name] === "string" ? (req.query[name] as string) : undefined);
+    const login = sessions.finishLogin(req, res, sc.token, sc.signer.id, q("state"));
+    if (!idp) throw new SigningError(503, "identity_provider_unavailable", "No identity provider is configured for secure signing methods");
+    const identity = await idp.completeLogin({ state: q("state"), code: q("code"), error: q("error") }).catch((err: unknown) => {
+      if (err instanceof IdentityLoginFailed) throw new SigningError(400, err.reason === "cancelled" ? "login_cancelled" : "login_failed", err.message);
+      throw err;
+    });
+    if (identity.method !== login.m) throw new SigningError(400, "login_failed", "The identity provider answered for another method than the one started");
+    checkAccessControl(sc.signer, identity);
+    if (login.p === "identify") {
+      gate(sc, true);
+      sessions.grantIdentity(res, sc.token, sc.signer.id, identity);
+      if (wantsHtml(req)) return res.redirect(303, pageUrl(sc));
+      res.json({ status: "identified", signerId: sc.signer.id, redirectUrl: pageUrl(sc) });
+      return;
+    }
+    gate(sc, false);
+    requireDocumentsToSign(sc);
+    const result = await recordSignature(ctx.db, refOf(sc), { method: identity.method, value: identity.subject, imageUpload: false }, (fresh) => {
+      if (!allowedMethods(fresh).secure.includes(identity.method)) throw new SigningError(400, "method_not_allowed", `Secure method "${identity.method}" is not allowed for this signer`);
+    });
+    // Signing with an eID proves identity as well: the read-only page of a sensitive case file opens.
+    sessions.grantIdentity(res, sc.token, sc.signer.id, identity);
+    answerSigned(req, res, sc, result.signerId);
+  });
+
+  router.get("/t/:file", trackingPixelRoute(ctx));
+  router.use(signingErrorHandler);
+  return router;
+}

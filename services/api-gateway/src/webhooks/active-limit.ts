@@ -1,0 +1,28 @@
+import type { Tx } from "@esign/db";
+import { AppError } from "@esign/errors";
+
+/** Spec, Limits: active webhook subscriptions per customer. */
+export const MAX_ACTIVE_SUBSCRIPTIONS = 5;
+
+// The two-key form of advisory locks lives apart from the one-key form the migrator uses; the first
+// key names "webhook subscriptions of a customer" so other features can lock on customer ids too.
+const LOCK_NAMESPACE = 7_301;
+
+/**
+ * Serialises "count active, then activate" per customer across requests and replicas. Without it two
+ * parallel requests could both count 4 and both insert. Released when the transaction ends.
+ */
+export async function lockCustomerSubscriptions(tx: Tx, customerId: number): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_NAMESPACE}::int4, ${customerId}::int4)`;
+}
+
+/** Call inside the transaction that holds lockCustomerSubscriptions, right before activating one. */
+export async function assertActiveSlotFree(tx: Tx, customerId: number): Promise<void> {
+  const active = await tx.webhookSubscription.count({ where: { customerId, isActive: true, deletedAt: null } });
+  if (active >= MAX_ACTIVE_SUBSCRIPTIONS) {
+    throw new AppError(
+      "conflict",
+      `A customer may have at most ${MAX_ACTIVE_SUBSCRIPTIONS} active webhook subscriptions; disable or delete one first`,
+    );
+  }
+}

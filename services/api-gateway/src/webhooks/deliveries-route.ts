@@ -1,0 +1,89 @@
+import { Router, type RequestHandler } from "express";
+import { z } from "zod";
+import { Prisma, type Db } from "@esign/db";
+import { AppError } from "@esign/errors";
+import { requestRedelivery } from "@esign/webhooks";
+import type { GatewayContext } from "../context";
+import { principalOf } from "../auth/authenticate";
+import { decodeCursor, encodeCursor, type AttemptPosition } from "./delivery-cursor";
+import { ownedSubscription, requireActive } from "./owned-subscription";
+import { SUBSCRIPTIONS_PATH, ZDeliveriesQuery, ZResourceId } from "./subscription-schemas";
+import { parseOr400 } from "./parse-request";
+
+// Raw SQL only to read createdAt at full microsecond precision for the cursor; rows are re-checked here.
+const ZAttemptRow = z.object({
+  id: z.string(),
+  eventId: z.string(),
+  attemptNumber: z.number().int(),
+  outcome: z.string(),
+  httpStatus: z.number().int().nullable(),
+  cause: z.string(),
+  durationMs: z.number().int(),
+  nextAttemptAt: z.date().nullable(),
+  createdAt: z.date(),
+  position: z.string(),
+});
+type AttemptRow = z.infer<typeof ZAttemptRow>;
+
+/** Newest first; ties on createdAt go by id ascending, the order of the (subscriptionId, createdAt DESC, id) index. */
+async function attemptPage(db: Db, subscriptionId: string, limit: number, after: AttemptPosition | undefined): Promise<AttemptRow[]> {
+  const keyset = after
+    ? Prisma.sql`AND "createdAt" <= ${after.createdAt}::timestamptz
+                 AND ("createdAt" < ${after.createdAt}::timestamptz OR id > ${after.id}::uuid)`
+    : Prisma.empty;
+  const rows = await db.$queryRaw<unknown[]>`
+    SELECT id::text AS id, "eventId"::text AS "eventId", "attemptNumber", outcome, "httpStatus", cause, "durationMs",
+           "nextAttemptAt", "createdAt",
+           to_char("createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position
+    FROM "WebhookAttempt"
+    WHERE "subscriptionId" = ${subscriptionId}::uuid ${keyset}
+    ORDER BY "createdAt" DESC, id ASC
+    LIMIT ${limit}`;
+  return z.array(ZAttemptRow).parse(rows);
+}
+
+const presentAttempt = (a: AttemptRow) => ({
+  id: a.id,
+  eventId: a.eventId,
+  attemptNumber: a.attemptNumber,
+  outcome: a.outcome,
+  httpStatus: a.httpStatus,
+  cause: a.cause,
+  durationMs: a.durationMs,
+  nextAttemptAt: a.nextAttemptAt?.toISOString() ?? null,
+  createdAt: a.createdAt.toISOString(),
+});
+
+/** The attempt log of one subscription and manual redelivery of one of its events. */
+export function deliveriesRouter(ctx: GatewayContext, auth: RequestHandler): Router {
+  const router = Router();
+  const base = `${SUBSCRIPTIONS_PATH}/:id/deliveries`;
+
+  router.get(base, auth, async (req, res) => {
+    const sub = await ownedSubscription(ctx.db, principalOf(res).customerId, req.params.id);
+    const query = await parseOr400(ZDeliveriesQuery, req.query, "Invalid paging parameters");
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    // One row more than asked tells whether another page exists without a count query.
+    const rows = await attemptPage(ctx.db, sub.id, query.limit + 1, after);
+    const page = rows.slice(0, query.limit);
+    const last = page[page.length - 1];
+    const nextCursor = rows.length > query.limit && last ? encodeCursor({ createdAt: last.position, id: last.id }) : null;
+    res.json({ data: page.map(presentAttempt), nextCursor });
+  });
+
+  router.post(`${base}/:eventId/redeliver`, auth, async (req, res) => {
+    const sub = await ownedSubscription(ctx.db, principalOf(res).customerId, req.params.id);
+    const eventId = ZResourceId.safeParse(req.params.eventId);
+    const notDelivered = () => new AppError("not_found", "This subscription has no delivery of that event");
+    if (!eventId.success) throw notDelivered();
+    const delivery = await ctx.db.webhookDelivery.findUnique({
+      where: { eventId_subscriptionId: { eventId: eventId.data, subscriptionId: sub.id } },
+      select: { id: true },
+    });
+    if (!delivery) throw notDelivered();
+    requireActive(sub, "requesting a redelivery");
+    if (!(await requestRedelivery(ctx.db, ctx.producer, sub.id, eventId.data))) throw notDelivered();
+    res.status(202).json({ eventId: eventId.data });
+  });
+  return router;
+}

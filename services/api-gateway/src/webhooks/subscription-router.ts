@@ -1,0 +1,76 @@
+import { Router } from "express";
+import { cancelSubscriptionDeliveries, createTestEvent, resumeSubscription, SubscriptionNotFoundError } from "@esign/webhooks";
+import type { GatewayContext } from "../context";
+import { authenticate, principalOf } from "../auth/authenticate";
+import { requestIdOf } from "../http/request-context";
+import { deliveriesRouter } from "./deliveries-route";
+import { ownedSubscription, requireActive, subscriptionNotFound } from "./owned-subscription";
+import { presentSubscription } from "./present-subscription";
+import { createSubscription, softDeleteSubscription, updateSubscription } from "./subscription-changes";
+import { SUBSCRIPTIONS_PATH, subscriptionSchemas } from "./subscription-schemas";
+import { parseOr400 } from "./parse-request";
+
+/** The webhook subscription API of the contract; every route is scoped to the caller's customer. */
+export function webhookSubscriptionRouter(ctx: GatewayContext): Router {
+  const router = Router();
+  const auth = authenticate(ctx.config, "webhook");
+  const key = ctx.config.ENCRYPTION_KEY;
+  const schemas = subscriptionSchemas({ allowPrivate: ctx.config.WEBHOOK_ALLOW_PRIVATE, requireHttps: ctx.config.production });
+  const byId = `${SUBSCRIPTIONS_PATH}/:id`;
+
+  router.post(SUBSCRIPTIONS_PATH, auth, async (req, res) => {
+    const actor = principalOf(res);
+    const input = await parseOr400(schemas.create, req.body, "The subscription request is invalid");
+    const { sub } = await createSubscription(ctx.db, actor, input, key);
+    ctx.logger.info("webhook subscription created", { requestId: requestIdOf(res), subscriptionId: sub.id, customerId: actor.customerId });
+    res.status(201).json(presentSubscription(sub, key));
+  });
+
+  router.get(SUBSCRIPTIONS_PATH, auth, async (_req, res) => {
+    const subs = await ctx.db.webhookSubscription.findMany({
+      where: { customerId: principalOf(res).customerId, deletedAt: null },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    });
+    res.json(subs.map((s) => presentSubscription(s, key)));
+  });
+
+  router.get(byId, auth, async (req, res) => {
+    res.json(presentSubscription(await ownedSubscription(ctx.db, principalOf(res).customerId, req.params.id), key));
+  });
+
+  router.put(byId, auth, async (req, res) => {
+    const actor = principalOf(res);
+    const { id } = await ownedSubscription(ctx.db, actor.customerId, req.params.id);
+    const input = await parseOr400(schemas.update, req.body, "The subscription update is invalid");
+    const sub = await updateSubscription(ctx.db, actor, id, input);
+    // Also on an already active subscription: a client retrying after a failed resume heals it.
+    if (input.isActive === true && sub.isActive) {
+      const resumed = await resumeSubscription(ctx.db, ctx.producer, sub.id);
+      ctx.logger.info("webhook subscription enabled", { requestId: requestIdOf(res), subscriptionId: sub.id, resumed });
+    }
+    res.json(presentSubscription(sub, key));
+  });
+
+  router.delete(byId, auth, async (req, res) => {
+    const actor = principalOf(res);
+    const { id } = await ownedSubscription(ctx.db, actor.customerId, req.params.id);
+    await softDeleteSubscription(ctx.db, actor, id);
+    const cancelled = await cancelSubscriptionDeliveries(ctx.db, id);
+    ctx.logger.info("webhook subscription deleted", { requestId: requestIdOf(res), subscriptionId: id, cancelled });
+    res.status(204).end();
+  });
+
+  router.post(`${byId}/test`, auth, async (req, res) => {
+    const actor = principalOf(res);
+    const sub = await ownedSubscription(ctx.db, actor.customerId, req.params.id);
+    requireActive(sub, "sending a test event");
+    // Deleted between the lookup above and the event's own check: same answer as if it came first.
+    const eventId = await createTestEvent(ctx.db, actor.customerId, sub.id).catch((err: unknown) => {
+      throw err instanceof SubscriptionNotFoundError ? subscriptionNotFound() : err;
+    });
+    res.status(202).json({ eventId });
+  });
+
+  router.use(deliveriesRouter(ctx, auth));
+  return router;
+}

@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { checkEndpoint, type EndpointPolicy } from "@esign/net-guard";
+import { ZEventType } from "@esign/schema";
+
+export const SUBSCRIPTIONS_PATH = "/webhook/api/v1/subscriptions";
+
+// z.guid accepts every id PostgreSQL's uuid type accepts; anything else is simply not found.
+export const ZResourceId = z.guid();
+
+const MAX_ENDPOINT_LENGTH = 2048;
+
+/** Issue code for a well-formed URL that the endpoint policy refuses (scheme or address). */
+export const ENDPOINT_NOT_ALLOWED = "endpoint_not_allowed";
+
+/**
+ * The endpoint is checked in two steps: zod for the shape, then the network policy, which may resolve
+ * DNS and so is async. The dispatcher checks again on every connection; this check only gives the
+ * customer a clear 400 up front instead of a silent run of failed deliveries.
+ */
+function zEndpoint(policy: EndpointPolicy) {
+  return z
+    .string()
+    .trim()
+    .max(MAX_ENDPOINT_LENGTH)
+    // abort: a malformed URL is reported once, and the policy check below never sees it.
+    .pipe(z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL", abort: true }))
+    .superRefine(async (url, issueCtx) => {
+      const check = await checkEndpoint(url, policy);
+      if (!check.ok) issueCtx.addIssue({ code: "custom", message: check.reason, params: { code: ENDPOINT_NOT_ALLOWED } });
+    });
+}
+
+// Duplicates are folded rather than refused: subscribing twice to a type means the same as once.
+const ZEventTypes = z
+  .array(ZEventType)
+  .min(1, "must list at least one event type")
+  .transform((types) => [...new Set(types)]);
+
+/**
+ * Unknown properties are ignored, not refused, so that a client may PUT back an object it fetched
+ * (customerId, id, secret, timestamps) with one field changed.
+ */
+export function subscriptionSchemas(policy: EndpointPolicy) {
+  const endpoint = zEndpoint(policy);
+  const create = z.object({ eventTypes: ZEventTypes, endpoint });
+  const update = z
+    .object({ eventTypes: ZEventTypes.optional(), endpoint: endpoint.optional(), isActive: z.boolean().optional() })
+    .refine((b) => b.eventTypes !== undefined || b.endpoint !== undefined || b.isActive !== undefined, {
+      message: "give at least one of endpoint, eventTypes, isActive",
+    });
+  return { create, update };
+}
+
+export type SubscriptionSchemas = ReturnType<typeof subscriptionSchemas>;
+export type TSubscriptionCreate = z.infer<SubscriptionSchemas["create"]>;
+export type TSubscriptionUpdate = z.infer<SubscriptionSchemas["update"]>;
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 100;
+
+export const ZDeliveriesQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  cursor: z.string().min(1).max(512).optional(),
+});
