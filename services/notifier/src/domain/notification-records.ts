@@ -1,0 +1,81 @@
+import { randomUUID } from "node:crypto";
+import type { Tx } from "@esign/db";
+import { MailDeliveryError } from "@esign/mailer";
+import { MailboxDeliveryError } from "../channels/mailbox-gateway";
+
+export type NotificationKind = "signing_request" | "reminder" | "completed" | "owner_completed";
+export type NotificationChannel = "email" | "eboks";
+
+// Namespace of these advisory locks (first key of pg_advisory_xact_lock(int, int)); the subscription
+// notice uses its own, so the two kinds of keys cannot block each other by a hash collision.
+const LOCK_NAMESPACE = 0x6e6f746b; // "notk"
+
+/**
+ * A message is sent inside a transaction that holds an advisory lock on its dedupeKey, and its
+ * Notification row is written in that same transaction: copies of a job run one after the other, and
+ * the second finds the row. The lock, unlike a row lock, never blocks the gateway (a signer signing
+ * while their reminder goes out) and is released if the process dies. The timeout covers the mailer's
+ * own (10 s connect + 10 s greeting + 60 s idle socket) with room to spare.
+ */
+export const SEND_TX_OPTIONS = { maxWait: 10_000, timeout: 120_000 };
+
+export async function lockDedupeKey(tx: Tx, dedupeKey: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_NAMESPACE}::int4, hashtext(${dedupeKey}::text))`;
+}
+
+export interface NotificationRecord {
+  dedupeKey: string;
+  kind: NotificationKind;
+  channel: NotificationChannel;
+  recipient: string;
+  caseFileId: number;
+  signerId?: number;
+  status: "sent" | "failed";
+  messageId?: string;
+  error?: string;
+}
+
+export async function recordNotification(tx: Tx, r: NotificationRecord): Promise<void> {
+  await tx.notification.create({
+    data: {
+      id: randomUUID(),
+      dedupeKey: r.dedupeKey,
+      kind: r.kind,
+      channel: r.channel,
+      recipient: r.recipient,
+      caseFileId: r.caseFileId,
+      signerId: r.signerId ?? null,
+      status: r.status,
+      messageId: r.messageId ?? null,
+      // Server replies can be long; the row is for people reading it, not an archive.
+      error: r.error ? r.error.slice(0, 1000) : null,
+    },
+  });
+}
+
+/**
+ * What a failed send means for the recipient:
+ * - `permanent`: the address (or the message) was refused for good (SMTP 5xx to RCPT/DATA, or the
+ *   mailbox gateway said so). Undeliverable; no retry.
+ * - `bounce`: refused for now (SMTP 4xx to RCPT/DATA). A transient bounce of that recipient; retried.
+ * - `retry`: our side or the way there (SMTP login, sender, network, a gateway outage). Nothing is
+ *   said about the recipient; retried.
+ */
+export type FailureClass = "permanent" | "bounce" | "retry";
+
+export function classifyFailure(err: unknown): FailureClass {
+  if (err instanceof MailDeliveryError) {
+    if (err.kind !== "recipient" && err.kind !== "message") return "retry";
+    return err.permanent ? "permanent" : "bounce";
+  }
+  if (err instanceof MailboxDeliveryError) return err.permanent ? "permanent" : "retry";
+  return "retry";
+}
+
+export function responseCodeOf(err: unknown): number | undefined {
+  return err instanceof MailDeliveryError ? err.responseCode : undefined;
+}
+
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

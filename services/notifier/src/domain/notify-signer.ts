@@ -1,0 +1,253 @@
+import { decryptSecret, insertEvent, trackingId, type Tx } from "@esign/db";
+import type { MailMessage } from "@esign/mailer";
+import { CASEFILE_STATUS, SIGNER_STATUS, type EventType } from "@esign/schema";
+import type { MailboxMessage } from "../channels/mailbox-gateway";
+import type { NotifierContext } from "../context";
+import { fromNameOf } from "./case-file-documents";
+import { EBOKS_DEFAULT_LANGUAGE, EMAIL_DEFAULT_LANGUAGE, resolveLanguage } from "./languages";
+import {
+  SEND_TX_OPTIONS,
+  classifyFailure,
+  errorText,
+  lockDedupeKey,
+  recordNotification,
+  responseCodeOf,
+  type NotificationChannel,
+} from "./notification-records";
+import { renderHtml, renderText } from "./render-message";
+import { signerMessageContent } from "./signer-message";
+import { emailFormatOf, signerSettings } from "./signer-settings";
+
+export type SignerMessageKind = "signing_request" | "reminder";
+
+/** What the caller needs to keep the reminder chain going after the transaction. */
+export interface ReminderState {
+  signerId: number;
+  /** Signer.notification.reminderInterval in days; null: no reminders. */
+  reminderIntervalDays: number | null;
+  remindersSent: number;
+  /** When the last request or reminder went out: the next reminder is due an interval later. */
+  lastSentAt: Date;
+  /** Still pending (only then is another reminder due). */
+  pending: boolean;
+}
+
+export type SkipReason =
+  | "not_found"
+  | "already_sent"
+  | "signer_not_pending"
+  | "signer_expired"
+  | "casefile_not_pending"
+  | "casefile_expired"
+  | "no_signing_link"
+  | "request_not_sent"
+  | "no_reminder_interval";
+
+export type SignerOutcome =
+  | { status: "sent"; channel: NotificationChannel; messageId: string; reminders: ReminderState }
+  /** Refused for good, or no address to send to: the signer is now undeliverable (status 5). */
+  | { status: "undeliverable"; channel: NotificationChannel; reason: string; responseCode?: number }
+  /** Refused for now (4xx): transientBounce was recorded; the caller throws `error` so BullMQ retries. */
+  | { status: "bounced"; channel: NotificationChannel; error: unknown; responseCode?: number }
+  | { status: "skipped"; reason: SkipReason; reminders?: ReminderState };
+
+const SENT_EVENT: Record<SignerMessageKind, EventType> = {
+  signing_request: "sign.signer.requestSent",
+  reminder: "sign.signer.reminderSent",
+};
+
+async function loadSigner(tx: Tx, signerId: number) {
+  return tx.signer.findUnique({
+    where: { id: signerId },
+    include: {
+      signingLink: { select: { tokenEnc: true } },
+      caseFile: {
+        include: {
+          customer: { select: { name: true } },
+          documents: { select: { id: true, title: true, name: true, signable: true, roles: true, documentOrder: true, fileSha256: true, signedSha256: true } },
+        },
+      },
+    },
+  });
+}
+type LoadedSigner = NonNullable<Awaited<ReturnType<typeof loadSigner>>>;
+
+/** Why this signer must not get a request or a reminder now, if they must not. */
+function notPendingReason(s: LoadedSigner, now: Date): SkipReason | undefined {
+  if (s.status !== SIGNER_STATUS.pending || s.deletedAt) return "signer_not_pending";
+  if (s.expiredAt || (s.expireAt && s.expireAt <= now)) return "signer_expired";
+  if (s.caseFile.status !== CASEFILE_STATUS.pending) return "casefile_not_pending";
+  if (s.caseFile.expiredAt || (s.caseFile.expireAt && s.caseFile.expireAt <= now)) return "casefile_expired";
+  return undefined;
+}
+
+function isPending(s: LoadedSigner, now: Date): boolean {
+  return notPendingReason(s, now) === undefined;
+}
+
+/** The signer's link, or undefined when its token cannot be read (no link row, or one from before tokens were kept). */
+function signingLinkOf(ctx: NotifierContext, s: LoadedSigner): string | undefined {
+  const enc = s.signingLink?.tokenEnc;
+  if (!enc) return undefined;
+  try {
+    return `${ctx.config.PUBLIC_BASE_URL}/sign/${decryptSecret(enc, ctx.config.ENCRYPTION_KEY)}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A CPR number is personal: the Notification row keeps only its birth-date part. CVR numbers are public. */
+function eboksRecipientLabel(s: { cpr: string | null; cvr: string | null }): string {
+  if (s.cvr) return `cvr:${s.cvr}`;
+  return `cpr:${(s.cpr ?? "").slice(0, 6)}-****`;
+}
+
+interface Delivery {
+  channel: NotificationChannel;
+  /** What the Notification row names as recipient. */
+  recipient: string;
+  /** Set when there is nobody to send to: the signer is undeliverable without trying. */
+  unreachable?: string;
+  send(): Promise<string>;
+}
+
+function buildDelivery(ctx: NotifierContext, kind: SignerMessageKind, s: LoadedSigner, link: string, dedupeKey: string): Delivery {
+  const cf = s.caseFile;
+  const settings = signerSettings(s.notification);
+  const base = {
+    kind,
+    signer: { name: s.name, role: s.role },
+    caseFile: { title: cf.title, senderName: cf.senderName, customerName: cf.customer.name, sensitiveData: cf.sensitiveData, visibilityMode: cf.visibilityMode },
+    documents: cf.documents,
+    settings,
+    link,
+  };
+
+  if (s.channel === "eboks") {
+    const recipient = { name: s.name, ...(s.cpr ? { cpr: s.cpr } : s.cvr ? { cvr: s.cvr } : {}) };
+    const language = resolveLanguage([s.language, cf.language], EBOKS_DEFAULT_LANGUAGE);
+    const content = signerMessageContent({ ...base, language });
+    const message: MailboxMessage = { recipient, language, subject: content.subject, body: renderText(content), link, idempotencyKey: dedupeKey };
+    return {
+      channel: "eboks",
+      recipient: eboksRecipientLabel(s),
+      unreachable: s.cpr || s.cvr ? undefined : "no cpr or cvr for the e-Boks channel",
+      send: async () => (await ctx.mailbox.deliver(message)).messageId,
+    };
+  }
+
+  const language = resolveLanguage([s.language, cf.language], EMAIL_DEFAULT_LANGUAGE);
+  const html = emailFormatOf(settings) === "html";
+  // Only the first request carries the open-tracking image: requestOpened means "the signing request
+  // email was opened", and reminders have their own event.
+  const trackingPixelUrl = html && kind === "signing_request" ? `${ctx.config.PUBLIC_BASE_URL}/t/${trackingId(s.id, ctx.config.ENCRYPTION_KEY)}.gif` : undefined;
+  const content = signerMessageContent({ ...base, language, trackingPixelUrl });
+  const email = s.email?.trim();
+  const message: MailMessage = {
+    to: email ? [email] : [],
+    subject: content.subject,
+    text: renderText(content),
+    html: html ? renderHtml(content) : undefined,
+    fromName: fromNameOf(cf.senderName),
+    headers: {
+      "X-Esign-Notification": kind === "signing_request" ? "signing-request" : "reminder",
+      "X-Esign-Case-File-Id": String(cf.id),
+      "X-Esign-Signer-Id": String(s.id),
+      // RFC 3834: automatic mail; out-of-office replies should not answer it.
+      "Auto-Submitted": "auto-generated",
+    },
+  };
+  return {
+    channel: "email",
+    recipient: email ?? "",
+    unreachable: email ? undefined : "no email address for the email channel",
+    send: async () => (await ctx.mailer.send(message)).messageId,
+  };
+}
+
+async function reminderStateOf(tx: Tx, s: LoadedSigner, now: Date): Promise<ReminderState> {
+  const last = await tx.notification.findFirst({
+    where: { signerId: s.id, kind: { in: ["signing_request", "reminder"] }, status: "sent" },
+    orderBy: { createdAt: "desc" },
+    select: { createdAt: true },
+  });
+  return {
+    signerId: s.id,
+    reminderIntervalDays: signerSettings(s.notification).reminderInterval ?? null,
+    remindersSent: s.remindersSent,
+    lastSentAt: last?.createdAt ?? now,
+    pending: isPending(s, now),
+  };
+}
+
+/**
+ * Sends one signing request or reminder to one signer, at most once per dedupeKey, by the signer's
+ * channel. The Notification row, the signer's changes and the event commit together, so an event
+ * exists exactly when the message it reports went out (or was refused for good).
+ */
+export async function notifySigner(ctx: NotifierContext, kind: SignerMessageKind, signerId: number, dedupeKey: string): Promise<SignerOutcome> {
+  return ctx.db.$transaction(async (tx): Promise<SignerOutcome> => {
+    await lockDedupeKey(tx, dedupeKey);
+    const now = new Date();
+    const s = await loadSigner(tx, signerId);
+    if (!s) return { status: "skipped", reason: "not_found" };
+    const cf = s.caseFile;
+    const signerEvent = (eventType: EventType, caseFileStatus = cf.status) =>
+      insertEvent(tx, { customerId: cf.customerId, topic: "signer", eventType, payload: { id: s.id, caseFile: { id: cf.id, status: caseFileStatus } } });
+
+    if (await tx.notification.findUnique({ where: { dedupeKey }, select: { id: true } })) {
+      return { status: "skipped", reason: "already_sent", reminders: await reminderStateOf(tx, s, now) };
+    }
+    const blocked = notPendingReason(s, now);
+    if (blocked) return { status: "skipped", reason: blocked };
+    if (kind === "reminder") {
+      if (!signerSettings(s.notification).reminderInterval) return { status: "skipped", reason: "no_reminder_interval" };
+      const requested = await tx.notification.findFirst({ where: { signerId, kind: "signing_request", status: "sent" }, select: { id: true } });
+      if (!requested) return { status: "skipped", reason: "request_not_sent" };
+    }
+    const link = signingLinkOf(ctx, s);
+    if (!link) return { status: "skipped", reason: "no_signing_link" };
+
+    const delivery = buildDelivery(ctx, kind, s, link, dedupeKey);
+    const undeliverable = async (reason: string, responseCode?: number): Promise<SignerOutcome> => {
+      await recordNotification(tx, { dedupeKey, kind, channel: delivery.channel, recipient: delivery.recipient || "(none)", caseFileId: cf.id, signerId, status: "failed", error: reason });
+      // Only a pending signer becomes undeliverable: one who signed meanwhile stays signed.
+      const changed = await tx.signer.updateMany({ where: { id: signerId, status: SIGNER_STATUS.pending }, data: { status: SIGNER_STATUS.undeliverable } });
+      if (changed.count > 0) await signerEvent("sign.signer.undeliverable");
+      return { status: "undeliverable", channel: delivery.channel, reason, responseCode };
+    };
+    if (delivery.unreachable) return undeliverable(delivery.unreachable);
+
+    let messageId: string;
+    try {
+      messageId = await delivery.send();
+    } catch (err) {
+      switch (classifyFailure(err)) {
+        case "permanent":
+          return undeliverable(errorText(err), responseCodeOf(err));
+        case "bounce":
+          // Committed although the job fails: each refused attempt is reported once, and the retry
+          // (a new attempt) finds no Notification row and sends again.
+          await signerEvent("sign.signer.transientBounce");
+          return { status: "bounced", channel: delivery.channel, error: err, responseCode: responseCodeOf(err) };
+        case "retry":
+          throw err;
+      }
+    }
+
+    // The next reminder counts from when this one went out, not from when the job started.
+    const sentAt = new Date();
+    await recordNotification(tx, { dedupeKey, kind, channel: delivery.channel, recipient: delivery.recipient, caseFileId: cf.id, signerId, status: "sent", messageId });
+    let remindersSent = s.remindersSent;
+    if (kind === "reminder") {
+      remindersSent = (await tx.signer.update({ where: { id: signerId }, data: { remindersSent: { increment: 1 } }, select: { remindersSent: true } })).remindersSent;
+    }
+    await signerEvent(SENT_EVENT[kind]);
+    return {
+      status: "sent",
+      channel: delivery.channel,
+      messageId,
+      reminders: { signerId, reminderIntervalDays: signerSettings(s.notification).reminderInterval ?? null, remindersSent, lastSentAt: sentAt, pending: true },
+    };
+  }, SEND_TX_OPTIONS);
+}

@@ -1,0 +1,62 @@
+import { createPrisma } from "@esign/db";
+import { createMailer } from "@esign/mailer";
+import { Producer, assertNoEviction, createRedis, startWorker } from "@esign/queue";
+import { runService, startHealthServer } from "@esign/runtime";
+import { LocalFileStorage } from "@esign/storage";
+import { createMailboxGateway } from "./channels/create-mailbox-gateway";
+import type { NotifierContext } from "./context";
+import { completedJob } from "./jobs/completed.job";
+import { reminderJob } from "./jobs/reminder.job";
+import { signingRequestJob } from "./jobs/signing-request.job";
+import { subscriptionDisabledJob } from "./jobs/subscription-disabled.job";
+
+const DEFAULT_HEALTH_PORT = 3002;
+
+// Email (SMTP) and e-Boks messages, one job per kind of message on the `notifications` queue.
+runService("notifier", async ({ config, logger }) => {
+  // A notice holds a connection for its transaction while the mail goes out: one per job, plus
+  // headroom for the readiness check.
+  const db = createPrisma(config.DATABASE_URL, config.WORKER_CONCURRENCY + 2);
+  const connection = createRedis(config.REDIS_URL, "worker");
+  await assertNoEviction(connection);
+  const mailer = createMailer(config, logger);
+  const mailbox = createMailboxGateway(config, logger);
+  // Reminders are queued from here, on the notifications queue this process also works.
+  const producer = new Producer(connection, config.QUEUE_PREFIX);
+  const storage = new LocalFileStorage(config.STORAGE_DIR);
+  const ctx: NotifierContext = { config, logger, db, mailer, mailbox, producer, storage };
+
+  const worker = startWorker(
+    "notifications",
+    {
+      "subscription-disabled": (data) => subscriptionDisabledJob(ctx, data),
+      "signing-request": (data) => signingRequestJob(ctx, data),
+      reminder: (data) => reminderJob(ctx, data),
+      completed: (data) => completedJob(ctx, data),
+    },
+    {
+      connection,
+      prefix: config.QUEUE_PREFIX,
+      logger,
+      concurrency: config.WORKER_CONCURRENCY,
+      lockDuration: config.QUEUE_LOCK_DURATION_MS,
+      stalledInterval: config.QUEUE_STALLED_INTERVAL_MS,
+    },
+  );
+
+  const health = await startHealthServer(config.HEALTH_PORT ?? DEFAULT_HEALTH_PORT, config.HOST, {
+    postgres: () => db.$queryRaw`SELECT 1`,
+    redis: () => connection.ping(),
+  });
+  return {
+    async close() {
+      // The worker first: a job in flight finishes its mail and its commit before anything closes.
+      await worker.close();
+      await mailer.close?.();
+      await producer.close();
+      health.close();
+      connection.disconnect();
+      await db.$disconnect();
+    },
+  };
+});
