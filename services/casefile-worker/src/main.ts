@@ -8,6 +8,11 @@ import { createCaseFileJob } from "./jobs/create-casefile.job";
 import { sendCaseFileJob } from "./jobs/send-casefile.job";
 import { purgeJobsJob } from "./jobs/purge-jobs.job";
 import { requeuePendingJob } from "./jobs/requeue-pending.job";
+import { advanceCaseFileJob } from "./jobs/advance-casefile.job";
+import { finalizeCaseFileJob } from "./jobs/finalize-casefile.job";
+import { expireCaseFileJob } from "./jobs/expire-casefile.job";
+import { expireSignerJob } from "./jobs/expire-signer.job";
+import { activateSignerJob } from "./jobs/activate-signer.job";
 
 const DEFAULT_HEALTH_PORT = 3001;
 
@@ -25,6 +30,11 @@ runService("casefile-worker", async ({ config, logger }) => {
       send: (data) => sendCaseFileJob(ctx, data),
       "purge-jobs": () => purgeJobsJob(ctx),
       "requeue-pending": () => requeuePendingJob(ctx),
+      advance: (data) => advanceCaseFileJob(ctx, data),
+      finalize: (data, job) => finalizeCaseFileJob(ctx, data, job),
+      expire: (data, job) => expireCaseFileJob(ctx, data, job),
+      "expire-signer": (data, job) => expireSignerJob(ctx, data, job),
+      "activate-signer": (data, job) => activateSignerJob(ctx, data, job),
     },
     {
       connection,

@@ -15,8 +15,6 @@ export interface PersistOptions {
 export interface Persisted {
   caseFileId: number;
   status: number;
-  /** When set, the case file waits for a delayed send job at this time. */
-  sendAt: Date | null;
   result: StoredJobResult;
 }
 
@@ -120,18 +118,18 @@ export async function persistCaseFile(
     });
     if (cf.activateCaseFile && signableDocumentsFor(cf.documents, s.role).length > 0) {
       const { token, tokenHash } = newSigningToken();
-      await tx.signingLink.create({ data: { signerId: signer.id, tokenHash } });
+      await tx.signingLink.create({ data: { signerId: signer.id, tokenHash, tokenEnc: encryptSecret(token, opts.encryptionKey) } });
       links.push({ signerId: signer.id, name: signer.name, role: signer.role, signingLink: signingLinkUrl(opts.publicBaseUrl, token) });
     }
   }
 
   const sendNow = cf.activateCaseFile && (sendAt === null || sendAt.getTime() <= opts.now.getTime());
-  if (sendNow) await sendCaseFile(tx, caseFile.id);
-  const status = sendNow ? 1 : 0;
+  // sendCaseFile may still decline (expireAt already past): the result reports what really happened.
+  const sent = sendNow && (await sendCaseFile(tx, caseFile.id, opts.now));
+  const status = sent ? 1 : 0;
   return {
     caseFileId: caseFile.id,
     status,
-    sendAt: cf.activateCaseFile && !sendNow ? sendAt : null,
     result: { caseFile: { id: caseFile.id, status }, signingLinksEnc: encryptSecret(JSON.stringify(links), opts.encryptionKey) },
   };
 }

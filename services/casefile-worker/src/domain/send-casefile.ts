@@ -1,34 +1,22 @@
-import { insertEvent, type Tx } from "@esign/db";
-import { CASEFILE_STATUS, SIGNER_STATUS } from "@esign/schema";
+import type { Tx } from "@esign/db";
+import { CASEFILE_STATUS } from "@esign/schema";
+import { activateCurrentRound } from "./activate-round";
+import { lockCaseFile } from "./lock-casefile";
 
 /**
- * Sends a case file: new -> pending, and the signers of the lowest signOrder round become active
- * (`sign.signer.requestActivated`, written to the outbox in the same transaction). Idempotent: a case
- * file that is no longer new is left alone, so a duplicate send job changes nothing.
+ * Sends a case file: new -> pending with sentAt, and the lowest signOrder round becomes active
+ * (`sign.signer.requestActivated` per signer, in the same transaction). Idempotent: a case file that is
+ * no longer new is left alone, so a duplicate send job changes nothing. Delayed jobs (expiry, later
+ * activations) are the caller's to schedule after commit: see scheduleCaseFileTimers.
  */
-export async function sendCaseFile(tx: Tx, caseFileId: number): Promise<boolean> {
-  const locked = await tx.$queryRaw<{ status: number; customerId: number }[]>`
-    SELECT status, "customerId" FROM "CaseFile" WHERE id = ${caseFileId} FOR UPDATE`;
-  const row = locked[0];
-  if (!row || row.status !== CASEFILE_STATUS.new) return false;
+export async function sendCaseFile(tx: Tx, caseFileId: number, now: Date = new Date()): Promise<boolean> {
+  const caseFile = await lockCaseFile(tx, caseFileId);
+  if (!caseFile || caseFile.status !== CASEFILE_STATUS.new) return false;
+  // A send that comes after expireAt (workers down, sendAt close to expireAt) must not mail signers a
+  // request that is already void: the expire job finds the case file new-but-activated and expires it.
+  if (caseFile.expireAt && caseFile.expireAt.getTime() <= now.getTime()) return false;
   const status = CASEFILE_STATUS.pending;
-  await tx.caseFile.update({ where: { id: caseFileId }, data: { status, sentAt: new Date() } });
-  const signers = await tx.signer.findMany({
-    where: { caseFileId, status: SIGNER_STATUS.new },
-    select: { id: true, signOrder: true },
-    orderBy: { signOrder: "asc" },
-  });
-  const firstRound = signers[0]?.signOrder;
-  const active = signers.filter((s) => s.signOrder === firstRound);
-  if (active.length === 0) return true;
-  await tx.signer.updateMany({ where: { id: { in: active.map((s) => s.id) } }, data: { status: SIGNER_STATUS.pending } });
-  for (const s of active) {
-    await insertEvent(tx, {
-      customerId: row.customerId,
-      topic: "signer",
-      eventType: "sign.signer.requestActivated",
-      payload: { id: s.id, caseFile: { id: caseFileId, status } },
-    });
-  }
+  await tx.caseFile.update({ where: { id: caseFileId }, data: { status, sentAt: now } });
+  await activateCurrentRound(tx, caseFile, status, now);
   return true;
 }

@@ -4,7 +4,7 @@ import { ZCaseFile, ZStoredFiles, type JobData } from "@esign/schema";
 import type { WorkerContext } from "../context";
 import { AccountCheckFailed, checkAccount } from "../domain/account-checks";
 import { persistCaseFile } from "../domain/persist-casefile";
-import { ensureSendScheduled } from "../domain/schedule-send";
+import { ensureCreatedScheduled } from "../domain/schedule-send";
 
 async function markFailed(ctx: WorkerContext, id: string, errorMessage: string, retries: number): Promise<void> {
   // Only a job that has not completed can fail: a late duplicate must not overwrite a success.
@@ -21,7 +21,7 @@ export async function createCaseFileJob(ctx: WorkerContext, data: JobData<"casef
   const log = ctx.logger.child({ jobId: id });
   const row = await ctx.db.creationJob.findUnique({ where: { id }, include: { customer: true } });
   if (!row) return void log.warn("creation job not found (purged?)");
-  if (row.status === "completed") return ensureSendScheduled(ctx, id);
+  if (row.status === "completed") return ensureCreatedScheduled(ctx, id);
   if (row.status === "failed") return;
 
   const retries = job.attemptsMade;
@@ -52,7 +52,7 @@ export async function createCaseFileJob(ctx: WorkerContext, data: JobData<"casef
     );
     if (persisted) {
       log.info("case file created", { caseFileId: persisted.caseFileId, status: persisted.status });
-      if (persisted.sendAt) await ensureSendScheduled(ctx, id);
+      await ensureCreatedScheduled(ctx, id);
     }
   } catch (err) {
     if (err instanceof AccountCheckFailed) {

@@ -1,12 +1,14 @@
 import type { WorkerContext } from "../context";
 import { scheduleSend } from "../domain/schedule-send";
+import { sweepLifecycle } from "../domain/sweep-lifecycle";
 
 const STALE_MS = 30_000;
 
 /**
- * The safety net behind "nothing accepted is lost": a creation job stored while Redis was away, or a
- * case file whose send job vanished, is found in PostgreSQL (the system of record) and enqueued again.
- * Job ids are derived from the rows, so this never creates duplicates.
+ * The safety net behind "nothing accepted is lost": a creation job stored while Redis was away, a
+ * case file whose send job vanished, or a lifecycle step (expiry, activation, advance, finalization)
+ * whose job was lost is found in PostgreSQL (the system of record) and enqueued again. Job ids are
+ * derived from the rows, so this never creates duplicates.
  */
 export async function requeuePendingJob(ctx: WorkerContext): Promise<void> {
   const stale = await ctx.db.creationJob.findMany({
@@ -33,4 +35,5 @@ export async function requeuePendingJob(ctx: WorkerContext): Promise<void> {
     take: 500,
   });
   for (const cf of due) if (cf.sendAt) await scheduleSend(ctx, cf.id, cf.sendAt);
+  await sweepLifecycle(ctx, STALE_MS);
 }

@@ -1,0 +1,25 @@
+import type { CaseFile, Tx } from "@esign/db";
+import { SIGNER_STATUS } from "@esign/schema";
+import { emitSignerEvent } from "./lifecycle-events";
+import { planRound, type RoundSigner } from "./signer-rounds";
+
+export const roundSignerSelect = { id: true, signOrder: true, status: true, activeAt: true, expireAt: true, expiredAt: true } as const;
+
+/**
+ * Activates the signers of the current round whose access has started: status 1, activatedAt and one
+ * `sign.signer.requestActivated` each (the relay turns it into the signing request). The caller holds
+ * the case file lock and has already set `caseFileStatus`, which the events carry. Only status 0 moves,
+ * so running it twice activates nobody twice.
+ */
+export async function activateCurrentRound(tx: Tx, caseFile: CaseFile, caseFileStatus: number, now: Date): Promise<RoundSigner[]> {
+  const signers = await tx.signer.findMany({ where: { caseFileId: caseFile.id }, select: roundSignerSelect });
+  const { activateNow } = planRound(signers, now);
+  for (const s of activateNow) {
+    const { count } = await tx.signer.updateMany({
+      where: { id: s.id, status: SIGNER_STATUS.new },
+      data: { status: SIGNER_STATUS.pending, activatedAt: now },
+    });
+    if (count === 1) await emitSignerEvent(tx, caseFile, caseFileStatus, s.id, "sign.signer.requestActivated");
+  }
+  return activateNow;
+}

@@ -1,0 +1,113 @@
+import { CASEFILE_STATUS, SIGNER_STATUS, type JobData, type JobNames } from "@esign/schema";
+import type { WorkerContext } from "../context";
+import { enqueueAt, jobIds } from "./casefile-jobs";
+
+const BATCH = 500;
+
+/**
+ * Makes sure a job the database says is owed exists and will run. BullMQ ignores an add under an id
+ * it still holds, so a finished (or given-up) job under that id is removed first: the database, the
+ * system of record, says its work is not done. Jobs waiting, delayed or running are left alone.
+ */
+async function ensureJob<N extends JobNames<"casefile">>(
+  ctx: WorkerContext,
+  name: N,
+  data: JobData<"casefile", N>,
+  jobId: string,
+  at?: Date,
+): Promise<boolean> {
+  const existing = await ctx.producer.queue("casefile").getJob(jobId);
+  if (existing) {
+    const state = await existing.getState();
+    if (state !== "completed" && state !== "failed") return false;
+    try {
+      await existing.remove();
+    } catch (err) {
+      // Picked up again in the meantime (a retry): it is running, which is all the sweep wants.
+      ctx.logger.info("owed job could not be replaced; left as it is", { jobId, err });
+      return false;
+    }
+  }
+  await enqueueAt(ctx, name, data, jobId, at);
+  return true;
+}
+
+/**
+ * The lifecycle's safety net, run by the requeue sweeper. Timing itself is done by delayed jobs; this
+ * only finds work that is overdue by more than `graceMs` - a delayed job lost with Redis, a follow-up
+ * job that never got enqueued after its commit - and enqueues it again. Each query looks at overdue
+ * rows only, so the cost does not grow with the number of case files that are merely waiting.
+ */
+export async function sweepLifecycle(ctx: WorkerContext, graceMs: number, now: Date = new Date()): Promise<void> {
+  const cutoff = new Date(now.getTime() - graceMs);
+  const log = ctx.logger.child({ sweep: "lifecycle" });
+  const requeued: string[] = [];
+
+  // Case files past expireAt and still out for signing (or activated and waiting for sendAt).
+  const expired = await ctx.db.caseFile.findMany({
+    where: {
+      expireAt: { lte: cutoff },
+      OR: [{ status: CASEFILE_STATUS.pending }, { status: CASEFILE_STATUS.new, activate: true }],
+    },
+    select: { id: true, expireAt: true },
+    take: BATCH,
+  });
+  for (const cf of expired) {
+    if (cf.expireAt && (await ensureJob(ctx, "expire", { caseFileId: cf.id }, jobIds.expire(cf.id, cf.expireAt)))) requeued.push(`expire ${cf.id}`);
+  }
+
+  // Signers past their expireAt who have not signed and are not marked expired yet.
+  const signers = await ctx.db.signer.findMany({
+    where: {
+      expireAt: { lte: cutoff },
+      expiredAt: null,
+      status: { in: [SIGNER_STATUS.new, SIGNER_STATUS.pending] },
+      caseFile: { status: CASEFILE_STATUS.pending },
+    },
+    select: { id: true, expireAt: true },
+    take: BATCH,
+  });
+  for (const s of signers) {
+    if (s.expireAt && (await ensureJob(ctx, "expire-signer", { signerId: s.id }, jobIds.expireSigner(s.id, s.expireAt)))) requeued.push(`expire-signer ${s.id}`);
+  }
+
+  // Pending case files that advance would change: everyone has signed, or a signer of the current
+  // round could be active and is not (its activation, or the previous round's advance, went missing).
+  // A signature or deletion within the grace period still has its own advance on the way.
+  const stuck = await ctx.db.$queryRaw<{ id: number }[]>`
+    SELECT cf.id FROM "CaseFile" cf
+    WHERE cf.status = ${CASEFILE_STATUS.pending} AND cf."sentAt" <= ${cutoff}
+      AND NOT EXISTS (
+        SELECT 1 FROM "Signer" r WHERE r."caseFileId" = cf.id AND (r."signedAt" > ${cutoff} OR r."deletedAt" > ${cutoff}))
+      AND (
+        (
+          NOT EXISTS (SELECT 1 FROM "Signer" s WHERE s."caseFileId" = cf.id AND s.status NOT IN (${SIGNER_STATUS.deleted}, ${SIGNER_STATUS.signed}))
+          AND EXISTS (SELECT 1 FROM "Signer" s WHERE s."caseFileId" = cf.id AND s.status = ${SIGNER_STATUS.signed})
+        )
+        OR EXISTS (
+          SELECT 1 FROM "Signer" s
+          WHERE s."caseFileId" = cf.id AND s.status = ${SIGNER_STATUS.new} AND s."expiredAt" IS NULL
+            AND (s."expireAt" IS NULL OR s."expireAt" > ${now})
+            AND (s."activeAt" IS NULL OR s."activeAt" <= ${cutoff})
+            AND s."signOrder" = (
+              SELECT min(u."signOrder") FROM "Signer" u
+              WHERE u."caseFileId" = cf.id AND u.status NOT IN (${SIGNER_STATUS.deleted}, ${SIGNER_STATUS.signed}))
+        )
+      )
+    LIMIT ${BATCH}`;
+  for (const cf of stuck) {
+    if (await ensureJob(ctx, "advance", { caseFileId: cf.id }, jobIds.advanceSweep(cf.id))) requeued.push(`advance ${cf.id}`);
+  }
+
+  // Signed case files whose finalization is not running, queued or done.
+  const unfinalized = await ctx.db.caseFile.findMany({
+    where: { status: CASEFILE_STATUS.signed, completedAt: null, signedAt: { lte: cutoff } },
+    select: { id: true },
+    take: BATCH,
+  });
+  for (const cf of unfinalized) {
+    if (await ensureJob(ctx, "finalize", { caseFileId: cf.id }, jobIds.finalize(cf.id))) requeued.push(`finalize ${cf.id}`);
+  }
+
+  if (requeued.length > 0) log.warn("re-enqueued overdue lifecycle jobs found only in PostgreSQL", { jobs: requeued });
+}
