@@ -3,6 +3,7 @@
 //   pnpm cli customers update --id N [--eboks | --no-eboks] [--secure-methods a,b]
 //   pnpm cli users create --customer-id N --email E --name N [--admin]
 //   pnpm cli clients create --user-id N
+//   pnpm cli webhooks listen --events all [--forward-to URL]   (development: see scripts/cli-listen.ts)
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { createApiClient, createCustomer, createUser } from "@esign/accounts";
@@ -19,7 +20,8 @@ const USAGE = `usage:
   pnpm cli customers create --name NAME [--eboks] [--secure-methods a,b] [--admin-email EMAIL]
   pnpm cli customers update --id ID [--eboks|--no-eboks] [--secure-methods a,b]
   pnpm cli users create --customer-id ID --email EMAIL --name NAME [--admin]
-  pnpm cli clients create --user-id ID`;
+  pnpm cli clients create --user-id ID
+  pnpm cli webhooks listen --events all [--forward-to URL] [--base-url URL --client-id ID --client-secret S]`;
 
 async function main(argv: string[]): Promise<unknown> {
   const [noun, verb, ...rest] = argv;
@@ -82,10 +84,16 @@ async function main(argv: string[]): Promise<unknown> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (out) => process.stdout.write(`${JSON.stringify(out)}\n`),
-  (err: unknown) => {
-    process.stderr.write(`${err instanceof z.ZodError ? err.issues.map((i) => i.message).join("; ") : (err as Error).message}\n`);
-    process.exit(1);
-  },
-);
+const argv = process.argv.slice(2);
+if (argv[0] === "webhooks" && argv[1] === "listen") {
+  // A long-running verb with its own output: it prints a line per event instead of one JSON object.
+  void import("./cli-listen");
+} else {
+  void main(argv).then(
+    (out) => process.stdout.write(`${JSON.stringify(out)}\n`),
+    (err: unknown) => {
+      process.stderr.write(`${err instanceof z.ZodError ? err.issues.map((i) => i.message).join("; ") : (err as Error).message}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -19,6 +19,7 @@ export default async function globalSetup(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), `esign-test-${run}-`));
   process.env.STORAGE_DIR = path.join(dir, "files");
   process.env.MAIL_OUTBOX_DIR = path.join(dir, "outbox");
+  process.env.EBOKS_SIMULATOR_DIR = path.join(dir, "eboks");
   process.env.ESIGN_TEST_DIR = dir;
   process.env.NODE_ENV = "test";
   process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? "warn";

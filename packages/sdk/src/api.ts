@@ -1,0 +1,85 @@
+import type { z } from "zod";
+import { apiErrorFrom, readJson, type HttpMethod, type Transport } from "./http";
+import type { TokenManager } from "./token-manager";
+
+/**
+ * How a call authenticates: creation and case-file endpoints read `X-Auth-Token`; webhook endpoints
+ * take the spec's `Authorization: JWT` + `X-Auth-Token`; job status needs no token.
+ */
+export type AuthStyle = "x-auth-token" | "webhook" | "none";
+
+export interface ApiRequest {
+  method: HttpMethod;
+  path: string;
+  auth: AuthStyle;
+  /** Sent as application/json. */
+  json?: unknown;
+  /** Sent as multipart/form-data (reusable, so the 401 retry can send it again). */
+  form?: FormData;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+function authHeaders(style: AuthStyle, token: string): Record<string, string> {
+  if (style === "webhook") return { Authorization: "JWT", "X-Auth-Token": token };
+  if (style === "x-auth-token") return { "X-Auth-Token": token };
+  return {};
+}
+
+/** Authenticated calls: a token from the manager, and one retry with a fresh token after a 401. */
+export class Api {
+  constructor(
+    private readonly transport: Transport,
+    private readonly tokens: TokenManager,
+  ) {}
+
+  /** The 2xx response, or throws EsignApiError / EsignNetworkError. */
+  async send(req: ApiRequest): Promise<Response> {
+    const what = `${req.method} ${req.path.split("?")[0]}`;
+    const attempt = async (token: string | undefined) =>
+      this.transport.send({
+        method: req.method,
+        path: req.path,
+        headers: {
+          Accept: "application/json",
+          "Accept-Charset": "utf-8",
+          ...(req.json !== undefined ? { "Content-Type": "application/json" } : {}),
+          ...(token !== undefined ? authHeaders(req.auth, token) : {}),
+          ...req.headers,
+        },
+        ...(req.json !== undefined ? { body: JSON.stringify(req.json) } : req.form !== undefined ? { body: req.form } : {}),
+        ...(req.signal !== undefined ? { signal: req.signal } : {}),
+      });
+
+    if (req.auth === "none") {
+      const res = await attempt(undefined);
+      if (!res.ok) throw await apiErrorFrom(res, what);
+      return res;
+    }
+    const token = await this.tokens.get();
+    let res = await attempt(token);
+    if (res.status === 401) {
+      // Revoked, expired early, or a clock far off: one retry with a new token, never more.
+      await res.body?.cancel();
+      this.tokens.invalidate(token);
+      res = await attempt(await this.tokens.get());
+    }
+    if (!res.ok) throw await apiErrorFrom(res, what);
+    return res;
+  }
+
+  async json<S extends z.ZodType>(req: ApiRequest, schema: S): Promise<z.output<S>> {
+    const res = await this.send(req);
+    return readJson(res, schema, `${req.method} ${req.path.split("?")[0]}`);
+  }
+
+  async empty(req: ApiRequest): Promise<void> {
+    const res = await this.send(req);
+    await res.body?.cancel();
+  }
+
+  async buffer(req: ApiRequest): Promise<Buffer> {
+    const res = await this.send(req);
+    return Buffer.from(await res.arrayBuffer());
+  }
+}

@@ -1,0 +1,50 @@
+export { EsignClient, CREATE_PATH, JOB_STATUS_PATH, CASE_FILES_PATH } from "./client";
+export type { EsignClientOptions, CreateCaseFileOptions } from "./client";
+export type { ClientCredentials, ApiKeyCredentials, Credentials } from "./token-manager";
+export type { FetchFn } from "./http";
+export { JOB_POLL_SPACING_MS } from "./wait-for-job";
+export type { WaitForJobOptions } from "./wait-for-job";
+export { Subscriptions, SUBSCRIPTIONS_PATH } from "./subscriptions";
+export type { SubscriptionCreate, SubscriptionUpdate, DeliveriesQuery } from "./subscriptions";
+export { EsignApiError, EsignNetworkError, EsignResponseError, JobFailedError, JobTimeoutError } from "./errors";
+export type { EsignApiErrorInit } from "./errors";
+export { CASE_FILE_STATUS, SIGNER_STATUS, JOB_STATUSES } from "./schemas";
+export type {
+  CaseFile,
+  CompletedJob,
+  CreatedJob,
+  DeliveryAttempt,
+  DeliveryPage,
+  FieldError,
+  Job,
+  JobResult,
+  JobStatus,
+  SigningLink,
+  Subscription,
+  TokenResponse,
+  WebhookEvent,
+} from "./schemas";
+export type {
+  CaseFileInput,
+  CcRecipientInput,
+  Channel,
+  DocumentInput,
+  EmailFormat,
+  InsecureSigningMethod,
+  Language,
+  SecureSigningMethod,
+  SignerInput,
+  SsnType,
+  UploadFile,
+} from "./case-file-input";
+export { EVENT_TYPES, CASEFILE_EVENT_TYPES, SIGNER_EVENT_TYPES, TEST_EVENT_TYPE, isEventType } from "./event-types";
+export type { EventType, EventTypeName } from "./event-types";
+export { verifyWebhook, MemoryEventIdStore, parseSignatureHeader, parseWebhookEvent } from "./webhooks";
+export type {
+  EventIdStore,
+  HeaderRecord,
+  MemoryEventIdStoreOptions,
+  VerifyFailureReason,
+  VerifyResult,
+  VerifyWebhookOptions,
+} from "./webhooks";

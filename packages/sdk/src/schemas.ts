@@ -1,0 +1,160 @@
+import { z } from "zod";
+
+/*
+ * The contract's response shapes. Answers are checked with these (cheap, and a mismatch is reported
+ * as EsignResponseError rather than surfacing later as `undefined`); unknown extra properties are
+ * dropped, so a server that adds fields does not break older clients.
+ */
+
+export const ZTokenResponse = z.object({
+  access_token: z.string().min(1),
+  token_type: z.string(),
+  expires_in: z.number().positive(),
+  access_token_expires_at: z.number().optional(),
+});
+export type TokenResponse = z.infer<typeof ZTokenResponse>;
+
+export const ZCreatedJob = z.object({
+  uuid: z.string(),
+  payloadHash: z.string(),
+  createdAt: z.string(),
+});
+/** What `createCaseFile` resolves with: the pair that identifies the creation job, and its time. */
+export type CreatedJob = z.infer<typeof ZCreatedJob>;
+
+export const ZCreateResponse = z.object({
+  status: z.string(),
+  message: z.string(),
+  jobs: z.array(ZCreatedJob).min(1),
+});
+
+export const ZSigningLink = z.object({
+  signerId: z.number(),
+  name: z.string(),
+  role: z.string(),
+  /** `{public base url}/sign/{token}`. */
+  signingLink: z.string(),
+});
+export type SigningLink = z.infer<typeof ZSigningLink>;
+
+export const ZJobResult = z.object({
+  caseFile: z.object({ id: z.number(), status: z.number() }),
+  signingLinks: z.array(ZSigningLink),
+});
+export type JobResult = z.infer<typeof ZJobResult>;
+
+export const JOB_STATUSES = ["pending", "processing", "completed", "failed"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export const ZJob = z.object({
+  uuid: z.string(),
+  type: z.string(),
+  jobStatus: z.enum(JOB_STATUSES),
+  result: ZJobResult.nullable(),
+  payloadHash: z.string(),
+  errorMessage: z.string().nullable(),
+  retries: z.number(),
+  maxRetries: z.number(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+/** A creation job as the job-status endpoint answers it. */
+export type Job = z.infer<typeof ZJob>;
+/** A job that `waitForJob` resolved with: completed, so its result is there. */
+export type CompletedJob = Job & { jobStatus: "completed"; result: JobResult };
+
+/** Case file `status` of the contract. */
+export const CASE_FILE_STATUS = {
+  new: 0,
+  pending: 1,
+  rejected: 2,
+  deleted: 3,
+  signed: 4,
+  completed: 5,
+  failed: 6,
+  expired: 7,
+} as const;
+
+/** Signer `status` of the contract. */
+export const SIGNER_STATUS = {
+  new: 0,
+  pending: 1,
+  rejected: 2,
+  deleted: 3,
+  signed: 4,
+  undeliverable: 5,
+} as const;
+
+export const ZCaseFile = z.object({
+  id: z.number(),
+  title: z.string(),
+  status: z.number(),
+  reference: z.string().nullable(),
+  /** Unix seconds. */
+  sendAt: z.number().nullable(),
+  /** Unix seconds. */
+  expireAt: z.number().nullable(),
+  signers: z.array(z.object({ id: z.number(), name: z.string(), role: z.string(), signOrder: z.number(), status: z.number() })),
+  documents: z.array(z.object({ id: z.number(), title: z.string(), name: z.string(), signable: z.boolean() })),
+  ccRecipients: z.array(z.object({ id: z.number().optional(), name: z.string(), email: z.string() })),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type CaseFile = z.infer<typeof ZCaseFile>;
+
+export const ZSubscription = z.object({
+  customerId: z.number(),
+  id: z.string(),
+  isActive: z.boolean(),
+  /** The signing secret: the key for verifyWebhook. */
+  secret: z.string(),
+  eventTypes: z.array(z.string()),
+  endpoint: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Subscription = z.infer<typeof ZSubscription>;
+
+export const ZDeliveryAttempt = z.object({
+  id: z.string(),
+  eventId: z.string(),
+  attemptNumber: z.number(),
+  outcome: z.string(),
+  httpStatus: z.number().nullable(),
+  cause: z.string(),
+  durationMs: z.number(),
+  nextAttemptAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+/** One delivery attempt of the subscription's log. */
+export type DeliveryAttempt = z.infer<typeof ZDeliveryAttempt>;
+
+export const ZDeliveryPage = z.object({
+  data: z.array(ZDeliveryAttempt),
+  /** Pass back unchanged for the next (older) page; null on the last page. */
+  nextCursor: z.string().nullable(),
+});
+export type DeliveryPage = z.infer<typeof ZDeliveryPage>;
+
+export const ZEventIdAnswer = z.object({ eventId: z.string() });
+
+export const ZFieldError = z.object({ path: z.string(), code: z.string(), message: z.string() });
+export type FieldError = z.infer<typeof ZFieldError>;
+
+/** The contract's error body; every part optional here so that odd bodies still yield an error. */
+export const ZErrorBody = z.object({
+  error: z.string().optional(),
+  message: z.string().optional(),
+  statusCode: z.number().optional(),
+  errors: z.array(ZFieldError).optional(),
+  errorId: z.string().optional(),
+});
+
+/** The body of a webhook delivery (after verifying it). */
+export const ZWebhookEvent = z.object({
+  topic: z.string(),
+  eventType: z.string(),
+  eventTime: z.object({ date: z.string(), timezone_type: z.number(), timezone: z.string() }),
+  payload: z.unknown(),
+});
+export type WebhookEvent = z.infer<typeof ZWebhookEvent>;

@@ -1,0 +1,93 @@
+import { z } from "zod";
+import type { Api } from "./api";
+import type { EventTypeName } from "./event-types";
+import { ZDeliveryPage, ZEventIdAnswer, ZSubscription, type DeliveryAttempt, type DeliveryPage, type Subscription } from "./schemas";
+
+export const SUBSCRIPTIONS_PATH = "/webhook/api/v1/subscriptions";
+
+export interface SubscriptionCreate {
+  eventTypes: EventTypeName[];
+  /** https and public in production; development gateways may allow http and loopback. */
+  endpoint: string;
+}
+
+/** Any of these; `isActive: true` re-enables a disabled subscription and its deliveries resume. */
+export interface SubscriptionUpdate {
+  eventTypes?: EventTypeName[];
+  endpoint?: string;
+  isActive?: boolean;
+}
+
+export interface DeliveriesQuery {
+  /** 1 to 100; server default 50. */
+  limit?: number;
+  /** `nextCursor` of the previous page. */
+  cursor?: string;
+}
+
+const byId = (id: string) => `${SUBSCRIPTIONS_PATH}/${encodeURIComponent(id)}`;
+
+/** The webhook subscription API; every call is scoped to the client's customer. */
+export class Subscriptions {
+  constructor(private readonly api: Api) {}
+
+  /** 201; a sixth active subscription is 409, an unknown event type or a refused endpoint 400. */
+  create(input: SubscriptionCreate): Promise<Subscription> {
+    return this.api.json({ method: "POST", path: SUBSCRIPTIONS_PATH, auth: "webhook", json: input }, ZSubscription);
+  }
+
+  /** All subscriptions of the customer that are not deleted, with their secrets. */
+  list(): Promise<Subscription[]> {
+    return this.api.json({ method: "GET", path: SUBSCRIPTIONS_PATH, auth: "webhook" }, z.array(ZSubscription));
+  }
+
+  get(id: string): Promise<Subscription> {
+    return this.api.json({ method: "GET", path: byId(id), auth: "webhook" }, ZSubscription);
+  }
+
+  update(id: string, patch: SubscriptionUpdate): Promise<Subscription> {
+    return this.api.json({ method: "PUT", path: byId(id), auth: "webhook", json: patch }, ZSubscription);
+  }
+
+  /** 204; deliveries still open for it are cancelled. */
+  delete(id: string): Promise<void> {
+    return this.api.empty({ method: "DELETE", path: byId(id), auth: "webhook" });
+  }
+
+  /** Queues a `webhook.subscription.test` delivery to this subscription (202). */
+  sendTest(id: string): Promise<{ eventId: string }> {
+    return this.api.json({ method: "POST", path: `${byId(id)}/test`, auth: "webhook" }, ZEventIdAnswer);
+  }
+
+  /** One page of the attempt log, newest first. */
+  deliveries(id: string, query: DeliveriesQuery = {}): Promise<DeliveryPage> {
+    const params = new URLSearchParams();
+    if (query.limit !== undefined) params.set("limit", String(query.limit));
+    if (query.cursor !== undefined) params.set("cursor", query.cursor);
+    const qs = params.size > 0 ? `?${params.toString()}` : "";
+    return this.api.json({ method: "GET", path: `${byId(id)}/deliveries${qs}`, auth: "webhook" }, ZDeliveryPage);
+  }
+
+  /** Every page of the attempt log, following `nextCursor` until the last one. */
+  async *deliveryPages(id: string, options: { limit?: number } = {}): AsyncGenerator<DeliveryPage, void, undefined> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.deliveries(id, { ...options, ...(cursor !== undefined ? { cursor } : {}) });
+      yield page;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+  }
+
+  /** Every attempt of the log, newest first, fetched page by page as the loop advances. */
+  async *iterateDeliveries(id: string, options: { limit?: number } = {}): AsyncGenerator<DeliveryAttempt, void, undefined> {
+    for await (const page of this.deliveryPages(id, options)) yield* page.data;
+  }
+
+  /** Queues the event again for this subscription (202); it keeps its X-Event-Id. */
+  redeliver(id: string, eventId: string): Promise<{ eventId: string }> {
+    return this.api.json(
+      { method: "POST", path: `${byId(id)}/deliveries/${encodeURIComponent(eventId)}/redeliver`, auth: "webhook" },
+      ZEventIdAnswer,
+    );
+  }
+}

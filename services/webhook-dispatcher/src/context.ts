@@ -1,0 +1,14 @@
+import type { AppConfig } from "@esign/config";
+import type { Db } from "@esign/db";
+import type { Logger } from "@esign/logger";
+import type { Producer } from "@esign/queue";
+import type { WebhookSender } from "./domain/send-webhook";
+
+export interface DispatcherContext {
+  config: Pick<AppConfig, "ENCRYPTION_KEY" | "WEBHOOK_LADDER_SCALE">;
+  logger: Logger;
+  db: Db;
+  /** Enqueues from job handlers; waits through a Redis outage rather than failing the job. */
+  producer: Producer;
+  sender: WebhookSender;
+}

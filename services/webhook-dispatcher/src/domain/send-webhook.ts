@@ -1,0 +1,167 @@
+import type dns from "node:dns";
+import http from "node:http";
+import https from "node:https";
+import net from "node:net";
+import { performance } from "node:perf_hooks";
+import got from "got";
+import { createGuardedLookup, isBlockedAddress } from "@esign/net-guard";
+import type { AttemptCause, AttemptOutcome } from "@esign/webhooks";
+import { classifyTransportError } from "./classify-error";
+
+/** The contract's limits. Never scaled: WEBHOOK_LADDER_SCALE only stretches the gaps between attempts. */
+export const CONNECT_TIMEOUT_MS = 200;
+export const RESPONSE_TIMEOUT_MS = 1000;
+
+// The answer's body is not used; it is read only so the connection can be reused, up to this much.
+const MAX_DRAINED_BODY_BYTES = 64 * 1024;
+// Below Node's default server keepAliveTimeout (5 s), so an idle socket is dropped by us first and a
+// request never goes out on a connection the receiver is closing at that moment.
+const FREE_SOCKET_TIMEOUT_MS = 4000;
+
+export interface WebhookRequest {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+}
+
+export interface SendResult {
+  outcome: AttemptOutcome;
+  cause: AttemptCause;
+  httpStatus: number | null;
+  durationMs: number;
+  /** A short reason for the logs (never the body, never a header value). */
+  detail?: string;
+}
+
+export interface SenderOptions {
+  /** false in production: loopback, private, link-local and reserved addresses are refused. */
+  allowPrivate: boolean;
+  connectTimeoutMs?: number;
+  responseTimeoutMs?: number;
+  /** DNS resolver behind the guard; tests inject one to map names to addresses. */
+  resolve?: typeof dns.lookup;
+}
+
+/**
+ * Makes one delivery attempt. Connecting (DNS lookup included) has CONNECT_TIMEOUT_MS from the start
+ * of the request; once the socket is connected, the status line must arrive within
+ * RESPONSE_TIMEOUT_MS. Only 2xx is a success; redirects are not followed. Never throws: every
+ * failure becomes a cause for the attempt log.
+ */
+export class WebhookSender {
+  private readonly agents = {
+    http: new http.Agent({ keepAlive: true, timeout: FREE_SOCKET_TIMEOUT_MS, maxFreeSockets: 64 }),
+    https: new https.Agent({ keepAlive: true, timeout: FREE_SOCKET_TIMEOUT_MS, maxFreeSockets: 64 }),
+  };
+  private readonly allowPrivate: boolean;
+  private readonly connectTimeoutMs: number;
+  private readonly responseTimeoutMs: number;
+  private readonly lookup: ReturnType<typeof createGuardedLookup> | undefined;
+
+  constructor(options: SenderOptions) {
+    this.allowPrivate = options.allowPrivate;
+    this.connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
+    this.responseTimeoutMs = options.responseTimeoutMs ?? RESPONSE_TIMEOUT_MS;
+    // The guard runs on the very address the socket connects to, so DNS rebinding cannot slip past it.
+    this.lookup = options.allowPrivate && !options.resolve ? undefined : createGuardedLookup(options.allowPrivate, options.resolve);
+  }
+
+  send(request: WebhookRequest): Promise<SendResult> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    const failure = (cause: AttemptCause, detail: string): SendResult => ({ outcome: "failure", cause, httpStatus: null, durationMs: elapsed(), detail });
+
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return Promise.resolve(failure("network_error", "the endpoint is not a valid URL"));
+    }
+    if (url.protocol !== "https:" && url.protocol !== "http:") return Promise.resolve(failure("network_error", `unsupported scheme ${url.protocol}`));
+    // A literal IP is connected to without any lookup, so the guarded lookup never sees it.
+    const host = url.hostname.replace(/^\[|\]$/g, "");
+    if (!this.allowPrivate && net.isIP(host) !== 0 && isBlockedAddress(host)) {
+      return Promise.resolve(failure("blocked_address", `${host} is not a public address`));
+    }
+
+    return new Promise<SendResult>((resolve) => {
+      let settled = false;
+      let connectTimer: NodeJS.Timeout | undefined;
+      let responseTimer: NodeJS.Timeout | undefined;
+      let drainTimer: NodeJS.Timeout | undefined;
+      const finish = (result: SendResult) => {
+        clearTimeout(connectTimer);
+        clearTimeout(responseTimer);
+        if (settled) return;
+        settled = true;
+        resolve(result);
+      };
+
+      let stream: ReturnType<typeof got.stream.post>;
+      try {
+        stream = got.stream.post(url, {
+          body: request.body,
+          headers: { ...request.headers, "user-agent": "esign-webhooks/1.0" },
+          agent: this.agents,
+          dnsLookup: this.lookup,
+          followRedirect: false,
+          throwHttpErrors: false,
+          retry: { limit: 0 },
+          decompress: false,
+          http2: false,
+        });
+      } catch (err) {
+        return finish(failure("network_error", err instanceof Error ? err.message : String(err)));
+      }
+
+      connectTimer = setTimeout(() => {
+        finish(failure("connect_timeout", `not connected within ${this.connectTimeoutMs} ms`));
+        stream.destroy();
+      }, this.connectTimeoutMs);
+
+      const onConnected = () => {
+        clearTimeout(connectTimer);
+        if (settled) return;
+        responseTimer = setTimeout(() => {
+          finish(failure("response_timeout", `no response within ${this.responseTimeoutMs} ms of connecting`));
+          stream.destroy();
+        }, this.responseTimeoutMs);
+      };
+
+      stream.on("request", (req: http.ClientRequest) => {
+        req.once("socket", (socket: net.Socket) => {
+          // A kept-alive socket is connected already; a new one (TLS too) emits 'connect' after TCP.
+          if (socket.connecting) socket.once("connect", onConnected);
+          else onConnected();
+        });
+      });
+
+      stream.on("response", (response: http.IncomingMessage) => {
+        const status = response.statusCode ?? 0;
+        const ok = status >= 200 && status < 300;
+        finish({ outcome: ok ? "success" : "failure", cause: ok ? "ok" : "non_2xx", httpStatus: status, durationMs: elapsed() });
+        // Read (and drop) a bounded body so the socket goes back to the pool; give up on a big or
+        // slow one: losing that connection is cheaper than waiting on it.
+        let received = 0;
+        drainTimer = setTimeout(() => stream.destroy(), this.responseTimeoutMs);
+        stream.on("data", (chunk: Buffer) => {
+          received += chunk.length;
+          if (received > MAX_DRAINED_BODY_BYTES) stream.destroy();
+        });
+        stream.once("end", () => clearTimeout(drainTimer));
+        stream.once("close", () => clearTimeout(drainTimer));
+      });
+
+      stream.on("error", (err: Error) => {
+        clearTimeout(drainTimer);
+        finish(failure(classifyTransportError(err), err.message));
+      });
+    });
+  }
+
+  /** Closes pooled connections; in-flight attempts are not waited for (the workers are closed first). */
+  close(): void {
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+}

@@ -1,0 +1,72 @@
+import { createPrisma } from "@esign/db";
+import { Producer, assertNoEviction, createRedis, startWorker } from "@esign/queue";
+import { runService, startHealthServer } from "@esign/runtime";
+import type { DispatcherContext } from "./context";
+import { WebhookSender } from "./domain/send-webhook";
+import { deliverWebhookJob } from "./jobs/deliver-webhook.job";
+import { dispatchEventJob } from "./jobs/dispatch-event.job";
+import { OutboxRelay } from "./relay/outbox-relay";
+import { startSweepTimer } from "./sweep/sweep-timer";
+import { DEFAULT_SWEEP_OPTIONS, sweepWebhooks } from "./sweep/sweep-webhooks";
+
+const DEFAULT_HEALTH_PORT = 3003;
+const SWEEP_INTERVAL_MS = 15_000;
+const FIRST_SWEEP_DELAY_MS = 5_000;
+
+runService("webhook-dispatcher", async ({ config, logger }) => {
+  // Deliveries hold no connection while the POST is in flight, so a small pool serves many of them.
+  const db = createPrisma(config.DATABASE_URL, 10);
+  const connection = createRedis(config.REDIS_URL, "worker");
+  await assertNoEviction(connection);
+  // Two producers on purpose: job handlers wait through a Redis outage (their work is done and
+  // recorded, the enqueue should land once Redis is back), while the outbox relay must fail fast so
+  // that it never holds claimed rows in an open transaction while Redis is away (and the sweeper
+  // too: a sweep stuck on Redis would only delay shutdown; the next one retries anyway).
+  const producer = new Producer(connection, config.QUEUE_PREFIX);
+  const failFastConnection = createRedis(config.REDIS_URL, "producer");
+  const failFastProducer = new Producer(failFastConnection, config.QUEUE_PREFIX);
+  const sender = new WebhookSender({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
+  const ctx: DispatcherContext = { config, logger, db, producer, sender };
+
+  const workerOptions = {
+    connection,
+    prefix: config.QUEUE_PREFIX,
+    logger,
+    lockDuration: config.QUEUE_LOCK_DURATION_MS,
+    stalledInterval: config.QUEUE_STALLED_INTERVAL_MS,
+  };
+  const eventsWorker = startWorker("events", { dispatch: (data) => dispatchEventJob(ctx, data) }, { ...workerOptions, concurrency: config.WORKER_CONCURRENCY });
+  // An attempt mostly waits on the network (at most 200 ms + 1 s), hence the higher concurrency.
+  const webhooksWorker = startWorker("webhooks", { deliver: (data) => deliverWebhookJob(ctx, data) }, { ...workerOptions, concurrency: config.WEBHOOK_CONCURRENCY });
+
+  const relay = new OutboxRelay({ db, databaseUrl: config.DATABASE_URL, producer: failFastProducer, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS });
+  relay.start();
+  const sweeper = startSweepTimer(() => sweepWebhooks(db, failFastProducer, logger, DEFAULT_SWEEP_OPTIONS), {
+    intervalMs: SWEEP_INTERVAL_MS,
+    firstDelayMs: FIRST_SWEEP_DELAY_MS,
+    logger,
+  });
+
+  const health = await startHealthServer(config.HEALTH_PORT ?? DEFAULT_HEALTH_PORT, config.HOST, {
+    postgres: () => db.$queryRaw`SELECT 1`,
+    redis: () => connection.ping(),
+  });
+  logger.info("dispatcher ready", {
+    ladderScale: config.WEBHOOK_LADDER_SCALE,
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+  });
+  return {
+    async close() {
+      // Stop taking work first; in-flight attempts finish (at most ~1.2 s) and are recorded.
+      await Promise.all([relay.stop(), sweeper.stop()]);
+      await Promise.all([eventsWorker.close(), webhooksWorker.close()]);
+      sender.close();
+      health.close();
+      await Promise.all([producer.close(), failFastProducer.close()]);
+      connection.disconnect();
+      failFastConnection.disconnect();
+      await db.$disconnect();
+    },
+  };
+});

@@ -1,0 +1,55 @@
+import type { Db } from "@esign/db";
+import type { Producer } from "@esign/queue";
+import { internalJobsFor, type InternalJob, type QueueName } from "@esign/schema";
+
+export const RELAY_BATCH_SIZE = 100;
+
+interface ClaimedEvent {
+  id: string;
+  eventType: string;
+  payload: unknown;
+}
+
+/**
+ * Adds one of the event routes' jobs. InternalJob ties each job's data to its queue and name, but
+ * TypeScript cannot carry that correlation through enqueue's generics for a union, so the call is
+ * widened here; the consuming worker re-validates the data against the catalog either way.
+ */
+function enqueueInternal(producer: Producer, job: InternalJob): Promise<string> {
+  const enqueue = producer.enqueue.bind(producer) as (queue: QueueName, name: string, data: object, opts: { jobId: string }) => Promise<string>;
+  return enqueue(job.queue, job.name, job.data, { jobId: job.jobId });
+}
+
+/**
+ * Relays one batch of unrelayed events, oldest first: claims them (FOR UPDATE SKIP LOCKED, so
+ * replicas take disjoint batches), adds for each its events/dispatch job (job id = event id) and the
+ * internal reactions of @esign/schema's event routes (signing request, round advance, completion
+ * mails; job ids derived from the event id), then marks them relayed, all before the commit.
+ * Redis down: an enqueue throws, the transaction rolls back, the rows stay unrelayed for the next
+ * drain. A crash after the enqueue but before the commit: the next drain adds the same job ids
+ * again, which BullMQ ignores (or, if the first jobs already finished and were removed, runs
+ * handlers that are idempotent). Returns how many events were relayed.
+ */
+export async function drainOutboxBatch(db: Db, producer: Producer, batchSize = RELAY_BATCH_SIZE): Promise<number> {
+  return db.$transaction(
+    async (tx) => {
+      const claimed = await tx.$queryRaw<ClaimedEvent[]>`
+        SELECT id, "eventType", payload FROM "Event" WHERE "relayedAt" IS NULL
+        ORDER BY "occurredAt", id
+        LIMIT ${batchSize}
+        FOR UPDATE SKIP LOCKED`;
+      if (claimed.length === 0) return 0;
+      // Sent together: ioredis writes the commands back to back, so a batch costs about one round trip.
+      await Promise.all(
+        claimed.flatMap((event) => [
+          producer.enqueue("events", "dispatch", { eventId: event.id }, { jobId: event.id }),
+          ...internalJobsFor(event).map((job) => enqueueInternal(producer, job)),
+        ]),
+      );
+      await tx.event.updateMany({ where: { id: { in: claimed.map((e) => e.id) } }, data: { relayedAt: new Date() } });
+      return claimed.length;
+    },
+    // Fail-fast Redis keeps this short; the timeout only bounds a stuck transaction holding row locks.
+    { maxWait: 5_000, timeout: 15_000 },
+  );
+}

@@ -1,0 +1,58 @@
+import type { Db } from "@esign/db";
+import type { Logger } from "@esign/logger";
+import type { Producer } from "@esign/queue";
+import { DELIVERY_STATE, ensureAttemptNow, ensureDisabledNotification } from "@esign/webhooks";
+
+export interface SweepOptions {
+  /** How long past its time a delivery (or a notification) may go without a job before it is re-enqueued. */
+  graceMs: number;
+  /** Rows looked at per kind and sweep; the rest waits for the next sweep. */
+  limit: number;
+}
+
+export const DEFAULT_SWEEP_OPTIONS: SweepOptions = { graceMs: 30_000, limit: 500 };
+
+export interface SweepResult {
+  deliveriesRequeued: number;
+  notificationsRequeued: number;
+}
+
+/**
+ * The safety net behind "never lost": PostgreSQL is the system of record, Redis only schedules.
+ * Pending deliveries overdue by more than the grace period get their next attempt's job back (a
+ * job lost with Redis, an enqueue that failed after its commit, a job that failed outright), and
+ * disabled subscriptions whose notification is still owed get it enqueued again. Job ids come from
+ * the rows, so running this on several replicas at once only costs a few lookups. Unrelayed events
+ * need nothing here: the outbox relay retries them on every poll.
+ */
+export async function sweepWebhooks(db: Db, producer: Producer, logger: Logger, options: SweepOptions = DEFAULT_SWEEP_OPTIONS): Promise<SweepResult> {
+  const cutoff = new Date(Date.now() - options.graceMs);
+  const overdue = await db.webhookDelivery.findMany({
+    where: { state: DELIVERY_STATE.pending, nextAttemptAt: { lt: cutoff } },
+    select: { id: true, attempts: true, eventId: true, subscriptionId: true },
+    orderBy: { nextAttemptAt: "asc" },
+    take: options.limit,
+  });
+  let deliveriesRequeued = 0;
+  for (const d of overdue) {
+    const outcome = await ensureAttemptNow(producer, d.id, d.attempts + 1);
+    if (outcome === "exists") continue;
+    deliveriesRequeued += 1;
+    logger.info("overdue delivery re-enqueued", { deliveryId: d.id, eventId: d.eventId, subscriptionId: d.subscriptionId, attempt: d.attempts + 1, outcome });
+  }
+
+  const owed = await db.webhookSubscription.findMany({
+    where: { isActive: false, deletedAt: null, disabledAt: { lt: cutoff }, disabledNotifiedAt: null },
+    select: { id: true, disabledAt: true },
+    take: options.limit,
+  });
+  let notificationsRequeued = 0;
+  for (const s of owed) {
+    if (!s.disabledAt) continue;
+    const outcome = await ensureDisabledNotification(producer, s.id, s.disabledAt);
+    if (outcome === "exists") continue;
+    notificationsRequeued += 1;
+    logger.info("owed subscription-disabled notification re-enqueued", { subscriptionId: s.id, outcome });
+  }
+  return { deliveriesRequeued, notificationsRequeued };
+}

@@ -1,0 +1,136 @@
+import type dns from "node:dns";
+import { CONNECT_TIMEOUT_MS, RESPONSE_TIMEOUT_MS, WebhookSender } from "../src/domain/send-webhook";
+import {
+  closedPort,
+  garbageTlsServer,
+  neverAcceptingListener,
+  silentTlsServer,
+  startReceiver,
+  type Receiver,
+  type TransportFault,
+} from "../../../test/support/receiver";
+
+const request = (url: string) => ({
+  url,
+  body: '{"topic":"webhook"}',
+  headers: { "Content-Type": "application/json", "X-Event-Id": "e-1", "X-Event-Type": "webhook.subscription.test" },
+});
+
+/** A resolver for the guarded lookup: every name maps to `address`, after `delayMs`. */
+function fakeResolver(address: string, delayMs = 0, code?: string): typeof dns.lookup {
+  const resolve = (_host: string, _opts: unknown, cb: (err: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void) => {
+    setTimeout(() => {
+      if (code) cb(Object.assign(new Error(`lookup failed: ${code}`), { code }), []);
+      else cb(null, [{ address, family: address.includes(":") ? 6 : 4 }]);
+    }, delayMs);
+  };
+  return resolve as unknown as typeof dns.lookup;
+}
+
+let receiver: Receiver;
+const faults: TransportFault[] = [];
+const dev = new WebhookSender({ allowPrivate: true });
+const prod = new WebhookSender({ allowPrivate: false });
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+});
+
+afterAll(async () => {
+  dev.close();
+  prod.close();
+  await Promise.all(faults.map((f) => f.close()));
+  await receiver.close();
+});
+
+describe("WebhookSender", () => {
+  it("sends the body and headers as given and counts only 2xx as success", async () => {
+    receiver.on("/ok", () => ({ status: 204 }));
+    const result = await dev.send(request(receiver.url("/ok")));
+    expect(result).toMatchObject({ outcome: "success", cause: "ok", httpStatus: 204 });
+    const [got] = receiver.requests("/ok");
+    expect(got?.method).toBe("POST");
+    expect(got?.rawBody).toBe('{"topic":"webhook"}');
+    expect(got?.headers["x-event-id"]).toBe("e-1");
+    expect(got?.headers["content-type"]).toBe("application/json");
+  });
+
+  it.each([
+    [302, { location: "/elsewhere" }],
+    [404, {}],
+    [500, {}],
+  ])("treats %i as non_2xx and does not follow redirects", async (status, headers) => {
+    const path = `/status-${status}`;
+    receiver.on(path, () => ({ status, headers }));
+    const result = await dev.send(request(receiver.url(path)));
+    expect(result).toMatchObject({ outcome: "failure", cause: "non_2xx", httpStatus: status });
+    expect(receiver.requests("/elsewhere")).toHaveLength(0);
+  });
+
+  it("gives up on an answer slower than 1 s (response_timeout), measured from the connect", async () => {
+    receiver.on("/slow", () => ({ status: 200, delayMs: 1500 }));
+    const result = await dev.send(request(receiver.url("/slow")));
+    expect(result).toMatchObject({ outcome: "failure", cause: "response_timeout", httpStatus: null });
+    expect(result.durationMs).toBeGreaterThanOrEqual(RESPONSE_TIMEOUT_MS);
+    expect(result.durationMs).toBeLessThan(RESPONSE_TIMEOUT_MS + 300);
+  });
+
+  it("gives up on a connection not made within 200 ms (connect_timeout)", async () => {
+    const listener = await neverAcceptingListener();
+    faults.push(listener);
+    const result = await dev.send(request(listener.url));
+    expect(result).toMatchObject({ outcome: "failure", cause: "connect_timeout" });
+    expect(result.durationMs).toBeGreaterThanOrEqual(CONNECT_TIMEOUT_MS);
+    expect(result.durationMs).toBeLessThan(CONNECT_TIMEOUT_MS + 150);
+  });
+
+  it("counts a TLS handshake that never completes against the response limit, not the connect limit", async () => {
+    const silent = await silentTlsServer();
+    faults.push(silent);
+    const result = await dev.send(request(silent.url));
+    expect(result).toMatchObject({ outcome: "failure", cause: "response_timeout" });
+    expect(result.durationMs).toBeGreaterThanOrEqual(RESPONSE_TIMEOUT_MS);
+  });
+
+  it("counts DNS inside the 200 ms connect budget", async () => {
+    receiver.on("/dns", () => ({ status: 200 }));
+    const quick = new WebhookSender({ allowPrivate: true, resolve: fakeResolver("127.0.0.1", 50) });
+    const slow = new WebhookSender({ allowPrivate: true, resolve: fakeResolver("127.0.0.1", 250) });
+    const port = receiver.port;
+    expect(await quick.send(request(`http://hooks.example.test:${port}/dns`))).toMatchObject({ outcome: "success" });
+    const late = await slow.send(request(`http://hooks.example.test:${port}/dns`));
+    expect(late).toMatchObject({ outcome: "failure", cause: "connect_timeout" });
+    expect(late.durationMs).toBeLessThan(CONNECT_TIMEOUT_MS + 100);
+    quick.close();
+    slow.close();
+  });
+
+  it("reports a refused connection, a failed TLS handshake and a failed lookup", async () => {
+    const refused = await closedPort();
+    const tls = await garbageTlsServer();
+    faults.push(refused, tls);
+    expect(await dev.send(request(refused.url))).toMatchObject({ outcome: "failure", cause: "connection_refused" });
+    expect(await dev.send(request(tls.url))).toMatchObject({ outcome: "failure", cause: "tls_error" });
+    const noDns = new WebhookSender({ allowPrivate: true, resolve: fakeResolver("", 0, "ENOTFOUND") });
+    expect(await noDns.send(request("http://nowhere.example.test/"))).toMatchObject({ outcome: "failure", cause: "dns_error" });
+    noDns.close();
+  });
+
+  describe("in production (private addresses refused)", () => {
+    it.each(["http://127.0.0.1:9/x", "http://[::1]:9/x", "http://[::ffff:127.0.0.1]:9/x", "http://2130706433:9/x", "http://169.254.169.254/latest", "http://10.1.2.3/x"])(
+      "refuses the IP literal %s without connecting (blocked_address)",
+      async (url) => {
+        expect(await prod.send(request(url))).toMatchObject({ outcome: "failure", cause: "blocked_address", httpStatus: null });
+      },
+    );
+
+    it("refuses a name that resolves to a private address, checked on the address connected to", async () => {
+      receiver.on("/rebind", () => ({ status: 200 }));
+      const guarded = new WebhookSender({ allowPrivate: false, resolve: fakeResolver("127.0.0.1") });
+      expect(await guarded.send(request(`http://public.example.test:${receiver.port}/rebind`))).toMatchObject({ cause: "blocked_address" });
+      expect(await prod.send(request(`http://localhost:${receiver.port}/rebind`))).toMatchObject({ cause: "blocked_address" });
+      expect(receiver.requests("/rebind")).toHaveLength(0);
+      guarded.close();
+    });
+  });
+});

@@ -1,0 +1,234 @@
+import { createApiClient, createUser, type CustomerCredentials } from "@esign/accounts";
+import { verifyWebhook } from "@esign/webhook-verify";
+import { cancelSubscriptionDeliveries, createTestEvent, testEventPayload } from "@esign/webhooks";
+import { getToken, postCreate, TEST_ENCRYPTION_KEY, waitForJob } from "../support/api";
+import { makePdf } from "../support/pdf";
+import { validCaseFile } from "../support/payloads";
+import {
+  closedPort,
+  garbageTlsServer,
+  neverAcceptingListener,
+  startReceiver,
+  type ReceivedRequest,
+  type Receiver,
+  type TransportFault,
+} from "../support/receiver";
+import { startSystem, type System } from "../support/system";
+import { createWorld, eventually, type World } from "./webhook-delivery.support";
+
+const EVENT_DATE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}$/;
+// 5 s -> 5 ms and 1 h -> 3.6 s: the fast retries are immediate, the slow ones out of this file's way.
+const LADDER_SCALE = "0.001";
+
+let world: World;
+let system: System;
+let receiver: Receiver;
+const faults: TransportFault[] = [];
+
+beforeAll(async () => {
+  world = await createWorld("wh_delivery");
+  receiver = await startReceiver();
+  system = await startSystem(["casefile-worker", "webhook-dispatcher"], world.env({ WEBHOOK_LADDER_SCALE: LADDER_SCALE }), {
+    JOB_POLL_INTERVAL_MS: "0",
+  });
+});
+
+afterAll(async () => {
+  await system?.stop();
+  await Promise.all(faults.map((f) => f.close()));
+  await receiver?.close();
+  await world?.close();
+});
+
+async function verified(req: ReceivedRequest, secret: string) {
+  return verifyWebhook({ secret, rawBody: req.rawBody, headers: req.headers });
+}
+
+describe("signed deliveries", () => {
+  let owner: CustomerCredentials;
+  let sub: { id: string; secret: string };
+
+  beforeAll(async () => {
+    owner = await world.customer();
+    sub = await world.subscribe(owner, receiver.url("/signed"), ["sign.signer.requestActivated"]);
+  });
+
+  it("delivers a case-file-driven event of another user of the account, signed, in the contract's shape", async () => {
+    // Created by a second, non-admin user of the same account: events cover every user's case files.
+    const colleague = await createUser(world.db, owner.customerId, "colleague@example.com", "Colleague", false);
+    const creds = await createApiClient(world.db, owner.customerId, colleague.id, TEST_ENCRYPTION_KEY);
+    // Another subscription of the account without this type, and another account with it: neither gets it.
+    await world.subscribe(owner, receiver.url("/other-type"), ["sign.casefile.completed"]);
+    const stranger = await world.customer();
+    await world.subscribe(stranger, receiver.url("/stranger"), ["sign.signer.requestActivated"]);
+
+    const token = await getToken(system.gateway.url, creds);
+    const files = [
+      { name: "contract.pdf", content: await makePdf("Contract") },
+      { name: "appendix.pdf", content: await makePdf("Appendix") },
+    ];
+    const created = await postCreate(system.gateway.url, token, validCaseFile(), files);
+    expect(created.status).toBe(201);
+    const job = await waitForJob(system.gateway.url, created.body.jobs[0]!.uuid, created.body.jobs[0]!.payloadHash);
+    const caseFileId = job.result!.caseFile.id;
+    const firstSigner = job.result!.signingLinks[0]!.signerId;
+
+    const [req] = await receiver.waitFor("/signed", 1);
+    const check = await verified(req!, sub.secret);
+    expect(check).toMatchObject({ ok: true, eventType: "sign.signer.requestActivated" });
+    expect(req!.headers["content-type"]).toBe("application/json");
+    expect(req!.headers["x-event-type"]).toBe("sign.signer.requestActivated");
+    const event = await world.db.event.findFirstOrThrow({ where: { customerId: owner.customerId, eventType: "sign.signer.requestActivated" } });
+    expect(req!.headers["x-event-id"]).toBe(event.id);
+
+    const body = JSON.parse(req!.rawBody) as Record<string, unknown>;
+    expect(Object.keys(body)).toEqual(["topic", "eventType", "eventTime", "payload"]);
+    expect(body).toEqual({
+      topic: "signer",
+      eventType: "sign.signer.requestActivated",
+      eventTime: { date: expect.stringMatching(EVENT_DATE), timezone_type: 3, timezone: "UTC" },
+      // The spec's default signer payload: {id, caseFile: {id, status}}.
+      payload: { id: firstSigner, caseFile: { id: caseFileId, status: 1 } },
+    });
+    const date = (body.eventTime as { date: string }).date;
+    expect(new Date(`${date.replace(" ", "T").slice(0, 23)}Z`).getTime()).toBe(event.occurredAt.getTime());
+
+    // The relay also published the event's internal reaction (the signer's signing request).
+    const request = await world.producer().queue("notifications").getJob(`request-${event.id}`);
+    expect(request?.data).toEqual({ signerId: firstSigner, eventId: event.id });
+
+    // A wrong secret does not verify: the signature really is keyed with this subscription's secret.
+    expect(await verified(req!, "whsec_wrong")).toMatchObject({ ok: false, reason: "signature_mismatch" });
+    const delivery = await eventually(() => world.db.webhookDelivery.findFirst({ where: { eventId: event.id, state: "succeeded" } }), 5000, "delivery succeeded");
+    expect(delivery).toMatchObject({ subscriptionId: sub.id, attempts: 1 });
+    const [attempt] = await world.attempts({ eventId: event.id });
+    expect(attempt).toMatchObject({ attemptNumber: 1, outcome: "success", httpStatus: 200, cause: "ok", nextAttemptAt: null });
+
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.requests("/other-type")).toHaveLength(0);
+    expect(receiver.requests("/stranger")).toHaveLength(0);
+    expect(receiver.requests("/signed")).toHaveLength(1);
+  });
+
+  it("delivers a test event only to its subscription, whatever its event types, with a text payload", async () => {
+    const eventId = await createTestEvent(world.db, owner.customerId, sub.id);
+    const [, req] = await receiver.waitFor("/signed", 2);
+    expect(req!.headers["x-event-id"]).toBe(eventId);
+    expect(req!.headers["x-event-type"]).toBe("webhook.subscription.test");
+    expect(await verified(req!, sub.secret)).toMatchObject({ ok: true, eventId, eventType: "webhook.subscription.test" });
+    expect(JSON.parse(req!.rawBody)).toEqual({
+      topic: "webhook",
+      eventType: "webhook.subscription.test",
+      eventTime: { date: expect.stringMatching(EVENT_DATE), timezone_type: 3, timezone: "UTC" },
+      payload: testEventPayload(sub.id),
+    });
+    expect(await world.db.webhookDelivery.count({ where: { eventId } })).toBe(1);
+  });
+});
+
+describe("failed attempts", () => {
+  interface Case {
+    path: string;
+    cause: string;
+    httpStatus: number | null;
+    url?: () => Promise<string>;
+  }
+  const cases: Case[] = [
+    { path: "/redirect", cause: "non_2xx", httpStatus: 302 },
+    { path: "/not-found", cause: "non_2xx", httpStatus: 404 },
+    { path: "/error", cause: "non_2xx", httpStatus: 503 },
+    { path: "/slow", cause: "response_timeout", httpStatus: null },
+    { path: "/never-accepted", cause: "connect_timeout", httpStatus: null, url: async () => track(await neverAcceptingListener()) },
+    { path: "/refused", cause: "connection_refused", httpStatus: null, url: async () => track(await closedPort()) },
+    { path: "/tls", cause: "tls_error", httpStatus: null, url: async () => track(await garbageTlsServer()) },
+  ];
+  const track = (f: TransportFault) => (faults.push(f), f.url);
+
+  it("records each failure with its cause and status, and stops the ladder at the first 2xx", async () => {
+    receiver.on("/redirect", () => ({ status: 302, headers: { location: receiver.url("/redirect-target") } }));
+    receiver.on("/not-found", () => ({ status: 404 }));
+    receiver.on("/error", () => ({ status: 503 }));
+    receiver.on("/slow", () => ({ status: 200, delayMs: 1500 }));
+    // Fails three times, then accepts.
+    receiver.on("/flaky", (_req, i) => ({ status: i < 3 ? 500 : 200 }));
+
+    // At most 5 subscriptions per account (the contract's limit), so two accounts.
+    const a = await world.customer();
+    const b = await world.customer();
+    const subs = new Map<string, string>();
+    for (const [i, c] of cases.entries()) {
+      const endpoint = c.url ? await c.url() : receiver.url(c.path);
+      subs.set(c.path, (await world.subscribe(i < 4 ? a : b, endpoint)).id);
+    }
+    const flaky = await world.subscribe(b, receiver.url("/flaky"));
+    const events = [await world.emit(a.customerId), await world.emit(b.customerId)];
+
+    for (const c of cases) {
+      const subscriptionId = subs.get(c.path)!;
+      const [first] = await eventually(async () => {
+        const rows = await world.attempts({ subscriptionId });
+        return rows.length > 0 ? rows : undefined;
+      }, 10_000, `first attempt of ${c.path}`);
+      expect({ path: c.path, outcome: first!.outcome, cause: first!.cause, httpStatus: first!.httpStatus }).toEqual({
+        path: c.path,
+        outcome: "failure",
+        cause: c.cause,
+        httpStatus: c.httpStatus,
+      });
+      expect(first!.nextAttemptAt).not.toBeNull();
+      if (c.cause === "connect_timeout") expect(first!.durationMs).toBeLessThan(400);
+      if (c.cause === "response_timeout") expect(first!.durationMs).toBeGreaterThanOrEqual(1000);
+    }
+    expect(receiver.requests("/redirect-target")).toHaveLength(0);
+
+    const delivered = await eventually(
+      () => world.db.webhookDelivery.findFirst({ where: { subscriptionId: flaky.id, state: "succeeded" } }),
+      10_000,
+      "flaky delivery succeeded",
+    );
+    expect(delivered.attempts).toBe(4);
+    const flakyAttempts = await world.attempts({ subscriptionId: flaky.id });
+    expect(flakyAttempts.map((x) => [x.attemptNumber, x.outcome, x.httpStatus])).toEqual([
+      [1, "failure", 500],
+      [2, "failure", 500],
+      [3, "failure", 500],
+      [4, "success", 200],
+    ]);
+    // Every retry is the same event: same X-Event-Id, same bytes.
+    const seen = receiver.requests("/flaky");
+    expect(new Set(seen.map((r) => r.headers["x-event-id"]))).toEqual(new Set([events[1]]));
+    expect(new Set(seen.map((r) => r.rawBody)).size).toBe(1);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.requests("/flaky")).toHaveLength(4);
+
+    // Stop the failing ladders (as deleting the subscriptions would).
+    for (const id of subs.values()) await cancelSubscriptionDeliveries(world.db, id);
+  });
+});
+
+describe("in production", () => {
+  let prod: World;
+
+  afterAll(async () => {
+    await prod?.close();
+  });
+
+  it("refuses a loopback endpoint without connecting (cause blocked_address)", async () => {
+    prod = await createWorld("wh_prod");
+    await prod.startDispatcher({
+      NODE_ENV: "production",
+      JWT_SECRET: "production-like-jwt-secret-for-the-ssrf-test-0123456789",
+      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      WEBHOOK_LADDER_SCALE: LADDER_SCALE,
+    });
+    const customer = await prod.customer();
+    const sub = await prod.subscribe(customer, receiver.url("/internal"));
+    const eventId = await prod.emit(customer.customerId);
+    const [attempt] = await eventually(async () => {
+      const rows = await prod.attempts({ eventId });
+      return rows.length > 0 ? rows : undefined;
+    }, 10_000, "blocked attempt");
+    expect(attempt).toMatchObject({ subscriptionId: sub.id, outcome: "failure", cause: "blocked_address", httpStatus: null });
+    expect(receiver.requests("/internal")).toHaveLength(0);
+  });
+});
