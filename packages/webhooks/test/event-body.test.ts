@@ -4,6 +4,7 @@ import { newSubscriptionSecret } from "../src/subscription-secret";
 
 const event = (over: Partial<Event> = {}): Event => ({
   id: "6f1c2f9e-5d7a-4d8e-9a51-0b7f3c1e2a44",
+  seq: 1n,
   customerId: 1,
   topic: "signer",
   eventType: "sign.signer.requestActivated",

@@ -35,7 +35,7 @@ export async function drainOutboxBatch(db: Db, producer: Producer, batchSize = R
     async (tx) => {
       const claimed = await tx.$queryRaw<ClaimedEvent[]>`
         SELECT id, "eventType", payload FROM "Event" WHERE "relayedAt" IS NULL
-        ORDER BY "occurredAt", id
+        ORDER BY seq
         LIMIT ${batchSize}
         FOR UPDATE SKIP LOCKED`;
       if (claimed.length === 0) return 0;

@@ -1,0 +1,6 @@
+-- AlterTable
+ALTER TABLE "Event" ADD COLUMN     "seq" BIGSERIAL NOT NULL;
+
+-- CreateIndex
+CREATE UNIQUE INDEX "Event_seq_key" ON "Event"("seq");
+
