@@ -63,27 +63,8 @@ export type Job = z.infer<typeof ZJob>;
 /** A job that `waitForJob` resolved with: completed, so its result is there. */
 export type CompletedJob = Job & { jobStatus: "completed"; result: JobResult };
 
-/** Case file `status` of the contract. */
-export const CASE_FILE_STATUS = {
-  new: 0,
-  pending: 1,
-  rejected: 2,
-  deleted: 3,
-  signed: 4,
-  completed: 5,
-  failed: 6,
-  expired: 7,
-} as const;
-
-/** Signer `status` of the contract. */
-export const SIGNER_STATUS = {
-  new: 0,
-  pending: 1,
-  rejected: 2,
-  deleted: 3,
-  signed: 4,
-  undeliverable: 5,
-} as const;
+/** Case file and signer `status` values of the contract (shared with the server). */
+export { CASEFILE_STATUS as CASE_FILE_STATUS, SIGNER_STATUS } from "@esign/schema";
 
 export const ZCaseFile = z.object({
   id: z.number(),
