@@ -2,19 +2,22 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { PDFDocument } from "pdf-lib";
 import { verifyWebhook } from "@esign/webhook-verify";
-import { closeTestDb, getToken, newCustomer, testDb } from "../support/api";
+import { createCustomer, type NewCustomer } from "@esign/accounts";
+import { TEST_ENCRYPTION_KEY, getToken } from "../support/api";
 import { makePdf } from "../support/pdf";
 import { startReceiver, type Receiver } from "../support/receiver";
 import { startSmtpSink, type SmtpSink, type SinkMessage } from "../support/smtp-sink";
 import { createCase, getAs, postJson } from "../support/signing-api";
 import { subscriptionClient } from "../support/subscription-api";
 import { startSystem, type System } from "../support/system";
+import { createWorld, type World } from "./webhook-delivery.support";
 
 /*
  * Issue 4's whole journey through the four running services: requests by real SMTP, signing over
  * HTTP, rounds, finalization, completion mails, and every event in order, also as signed webhooks.
  */
 let system: System;
+let world: World;
 let smtp: SmtpSink;
 let receiver: Receiver;
 let contract: Buffer;
@@ -23,11 +26,13 @@ let appendix: Buffer;
 beforeAll(async () => {
   smtp = await startSmtpSink();
   receiver = await startReceiver();
-  system = await startSystem(["casefile-worker", "notifier", "webhook-dispatcher"], {
+  // A database of its own: the relay publishes every unrelayed event of its database, and other
+  // files leave events behind (case files created without a dispatcher running).
+  world = await createWorld("journey");
+  system = await startSystem(["casefile-worker", "notifier", "webhook-dispatcher"], world.env({
     SMTP_URL: smtp.url,
-    OUTBOX_POLL_INTERVAL_MS: "250",
     REMINDER_DAY_MS: "1500",
-  }, { JOB_POLL_INTERVAL_MS: "0" });
+  }), { JOB_POLL_INTERVAL_MS: "0" });
   [contract, appendix] = await Promise.all([makePdf("Employment contract", 2), makePdf("Appendix")]);
 }, 120_000);
 
@@ -35,8 +40,12 @@ afterAll(async () => {
   await system?.stop();
   await smtp?.stop();
   await receiver?.close();
-  await closeTestDb();
+  await world?.close();
 });
+
+const testDb = () => world.db;
+const newCustomer = (input: Partial<NewCustomer> = {}) =>
+  createCustomer(world.db, { name: `Journey ${Math.random().toString(36).slice(2, 8)}`, ...input }, TEST_ENCRYPTION_KEY);
 
 const files = () => [
   { name: "contract.pdf", content: contract },
@@ -92,7 +101,7 @@ describe("two signers in two rounds, end to end", () => {
     expect(journey.status).toBe(1);
 
     // Round 1: only Alice is asked.
-    const aliceMail = await smtp.waitFor((m) => m.to.includes("alice@example.com"));
+    const aliceMail = await smtp.waitFor((m) => m.to.includes("alice@example.com") && linkIn(m) === alice.url);
     expect(linkIn(aliceMail)).toBe(alice.url);
     expect(aliceMail.headers.from).toContain("Acme HR");
     expect(smtp.messagesTo("bob@example.com")).toHaveLength(0);
@@ -110,7 +119,7 @@ describe("two signers in two rounds, end to end", () => {
     expect((await postJson(`${alice.url}/sign`, { method: "text", value: "Alice Andersen" })).status).toBe(200);
 
     // Round 2 follows through the outbox: the worker advances, the notifier mails Bob.
-    const bobMail = await smtp.waitFor((m) => m.to.includes("bob@example.com"));
+    const bobMail = await smtp.waitFor((m) => m.to.includes("bob@example.com") && linkIn(m) === bob.url);
     expect(linkIn(bobMail)).toBe(bob.url);
     expect((await getAs(bob.url)).status).toBe(200);
     expect((await postJson(`${bob.url}/sign`, { method: "text", value: "Bob Berg" })).status).toBe(200);

@@ -63,6 +63,21 @@ const ZEnv = z.object({
   /** Where the e-Boks simulator drops the mailbox messages it "delivers" (one JSON file each). */
   EBOKS_SIMULATOR_DIR: z.string().default(".data/eboks"),
 
+  /** `GET /metrics` (Prometheus text) on the gateway and on each worker's health port. */
+  METRICS_ENABLED: zBool.default(true),
+  /** When set, a scrape must send `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** bull-board at /admin/queues on the gateway: on in development, off in production unless true. */
+  QUEUE_DASHBOARD: zBool.optional(),
+  /** No retry/clean/add/remove from the dashboard: true by default in production. */
+  QUEUE_DASHBOARD_READ_ONLY: zBool.optional(),
+  /** Comma-separated customer ids whose admins may open the dashboard; unset: admins of any customer. */
+  QUEUE_DASHBOARD_CUSTOMERS: z
+    .string()
+    .regex(/^\s*\d+\s*(,\s*\d+\s*)*$/, "must be comma-separated customer ids")
+    .transform((v) => v.split(",").map((id) => Number(id.trim())))
+    .optional(),
+
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default("E-Sign <no-reply@esign.local>"),
   MAIL_OUTBOX_DIR: z.string().default(".data/outbox"),
@@ -96,6 +111,8 @@ function deriveConfig(env: z.infer<typeof ZEnv>) {
     EBOKS_SIMULATOR_DIR: fromRoot(env.EBOKS_SIMULATOR_DIR),
     // Loopback and plain http receivers only make sense on a developer's machine.
     WEBHOOK_ALLOW_PRIVATE: env.WEBHOOK_ALLOW_PRIVATE ?? !production,
+    QUEUE_DASHBOARD: env.QUEUE_DASHBOARD ?? !production,
+    QUEUE_DASHBOARD_READ_ONLY: env.QUEUE_DASHBOARD_READ_ONLY ?? production,
   };
 }
 

@@ -1,5 +1,7 @@
-export { createPrisma } from "./create-prisma";
-export type { Db, Tx } from "./create-prisma";
+export { createPrisma, sqlPool } from "./create-prisma";
+export { withSqlTransaction } from "./sql-transaction";
+export type { SqlTransactionOptions } from "./sql-transaction";
+export type { Db, Tx, SqlPool, SqlClient } from "./create-prisma";
 export { applyMigrations, listMigrations } from "./migrate";
 export { ensureDatabase, dropDatabase, withDatabase } from "./database-admin";
 export { encryptSecret, decryptSecret, sha256Hex, trackingId, parseTrackingId } from "./secrets";

@@ -1,5 +1,6 @@
 import winston from "winston";
-import { redact } from "./redact";
+import { currentLogContext } from "./log-context";
+import { redact, scrubString } from "./redact";
 
 export type Logger = winston.Logger;
 
@@ -9,19 +10,35 @@ interface LoggerOptions {
   format?: "json" | "pretty";
 }
 
+// Fields of the surrounding log context (a worker's job, say) that the line does not set itself.
+const contextFormat = winston.format((info) => {
+  const fields = currentLogContext();
+  if (fields) {
+    const target = info as Record<string, unknown>;
+    for (const [key, value] of Object.entries(fields)) if (target[key] === undefined) target[key] = value;
+  }
+  return info;
+});
+
 // Winston's info object carries symbols for level/message; only the string keys are ours to mask.
 const redactFormat = winston.format((info) => {
+  const target = info as Record<string, unknown>;
   for (const key of Object.keys(info)) {
-    if (key === "level" || key === "message" || key === "timestamp" || key === "service") continue;
-    const masked = redact({ [key]: info[key] }) as Record<string, unknown>;
-    (info as Record<string, unknown>)[key] = masked[key];
+    if (key === "level" || key === "timestamp" || key === "service") continue;
+    // The message is text, not a bag of keys: only credentials inside it are masked.
+    if (key === "message") {
+      if (typeof target.message === "string") target.message = scrubString(target.message);
+      continue;
+    }
+    const masked = redact({ [key]: target[key] }) as Record<string, unknown>;
+    target[key] = masked[key];
   }
   return info;
 });
 
 /** One logger per process: JSON lines in production, readable lines on a developer's terminal. */
 export function createLogger({ service, level = "info", format = "json" }: LoggerOptions): Logger {
-  const base = [winston.format.timestamp(), winston.format.errors({ stack: true }), redactFormat()];
+  const base = [winston.format.timestamp(), winston.format.errors({ stack: true }), contextFormat(), redactFormat()];
   const output =
     format === "json"
       ? winston.format.json()

@@ -1,3 +1,5 @@
 export { createLogger } from "./create-logger";
 export type { Logger } from "./create-logger";
-export { redact } from "./redact";
+export { redact, scrubString } from "./redact";
+export { withLogContext, currentLogContext } from "./log-context";
+export type { LogFields } from "./log-context";

@@ -1,7 +1,10 @@
-import { UnrecoverableError, Worker, type Job } from "bullmq";
+import { performance } from "node:perf_hooks";
+import { Queue, UnrecoverableError, Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { jobCatalog, type JobData, type JobNames, type QueueName } from "@esign/schema";
-import type { Logger } from "@esign/logger";
+import { withLogContext, type Logger } from "@esign/logger";
+import { jobLogFields } from "./job-log-fields";
+import type { JobRun, WorkerMetrics } from "./worker-metrics";
 
 /** One handler per job name of the queue: a missing handler does not compile. */
 export type HandlerMap<Q extends QueueName> = {
@@ -15,23 +18,70 @@ export interface WorkerOptions {
   concurrency?: number;
   lockDuration?: number;
   stalledInterval?: number;
+  /** Queue depth and job metrics (packages/runtime's queueMetrics()); none when absent. */
+  metrics?: WorkerMetrics;
+}
+
+/** The states whose job counts make a queue's depth. */
+export const DEPTH_STATES = ["waiting", "delayed", "active", "failed"] as const;
+
+// Errors with which a handler hands the job back to BullMQ for later: not a failure.
+const DEFERRING_ERRORS = new Set(["DelayedError", "WaitingError", "WaitingChildrenError", "RateLimitError"]);
+
+/** From when the job was due to when this run started; only a job's first run says something about the queue. */
+function waitOf(job: Job): number | undefined {
+  if (job.attemptsMade > 0 || job.attemptsStarted > 1 || !job.processedOn) return undefined;
+  return job.processedOn - (job.timestamp + (job.delay || 0));
 }
 
 /**
  * A BullMQ worker over the catalog: validates each job's data (an invalid payload is unrecoverable,
- * retrying it cannot help), calls the handler, logs with the job id for correlation.
+ * retrying it cannot help), calls the handler, and reports the run to the metrics. Everything
+ * logged while a job runs, through any logger, carries `queue`, `jobId`, `jobName` and the ids in
+ * the job's data (`caseFileId`, `eventId`, `deliveryId`, ...): job data holds ids only.
  */
 export function startWorker<Q extends QueueName>(queue: Q, handlers: HandlerMap<Q>, opts: WorkerOptions): Worker {
   const catalog = jobCatalog[queue] as Record<string, { schema: { safeParse(v: unknown): { success: boolean; data?: unknown; error?: unknown } } }>;
+  const metrics = opts.metrics;
+  // A metrics fault must never turn a job's outcome around.
+  const report = (r: JobRun) => {
+    try {
+      metrics?.jobRun(r);
+    } catch (err) {
+      opts.logger.warn("job metrics not recorded", { queue, error: (err as Error).message });
+    }
+  };
+
+  const run = async (job: Job, log: Logger): Promise<unknown> => {
+    const spec = catalog[job.name];
+    const handler = (handlers as Record<string, ((data: unknown, job: Job) => Promise<unknown>) | undefined>)[job.name];
+    if (!spec || !handler) throw new UnrecoverableError(`no handler for job ${queue}/${job.name}`);
+    const parsed = spec.schema.safeParse(job.data);
+    if (!parsed.success) throw new UnrecoverableError(`invalid data for job ${queue}/${job.name}`);
+    return withLogContext(jobLogFields(parsed.data), () => {
+      log.debug("job started", { attemptsMade: job.attemptsMade });
+      return handler(parsed.data, job);
+    });
+  };
+
   const worker = new Worker(
     queue,
-    async (job: Job) => {
-      const spec = catalog[job.name];
-      const handler = (handlers as Record<string, ((data: unknown, job: Job) => Promise<unknown>) | undefined>)[job.name];
-      if (!spec || !handler) throw new UnrecoverableError(`no handler for job ${queue}/${job.name}`);
-      const parsed = spec.schema.safeParse(job.data);
-      if (!parsed.success) throw new UnrecoverableError(`invalid data for job ${queue}/${job.name}`);
-      return handler(parsed.data, job);
+    (job: Job) => {
+      const fields = { queue, jobId: job.id ?? "", jobName: job.name };
+      return withLogContext(fields, async () => {
+        const log = opts.logger.child(fields);
+        const started = performance.now();
+        const waitMs = waitOf(job);
+        try {
+          const result = await run(job, log);
+          report({ queue, jobName: job.name, outcome: "completed", waitMs, durationMs: performance.now() - started });
+          return result;
+        } catch (err) {
+          const outcome = DEFERRING_ERRORS.has((err as Error)?.name) ? "deferred" : "failed";
+          report({ queue, jobName: job.name, outcome, waitMs, durationMs: performance.now() - started });
+          throw err;
+        }
+      });
     },
     {
       connection: opts.connection,
@@ -47,5 +97,20 @@ export function startWorker<Q extends QueueName>(queue: Q, handlers: HandlerMap<
   worker.on("failed", (job, err) =>
     opts.logger.warn("job failed", { queue, jobId: job?.id, jobName: job?.name, attemptsMade: job?.attemptsMade, error: err.message }),
   );
+
+  if (metrics) {
+    // Depth is read on scrape through a Queue on the worker's own connection (no extra socket).
+    const counts = new Queue(queue, { connection: opts.connection, prefix: opts.prefix });
+    counts.on("error", (err) => opts.logger.warn("queue depth reader error", { queue, error: err.message }));
+    const untrack = metrics.trackQueue(queue, async () => {
+      // BullMQ adds `paused` to a request for `waiting`: jobs of a paused queue are still waiting.
+      const c = await counts.getJobCounts(...DEPTH_STATES);
+      return { waiting: (c.waiting ?? 0) + (c.paused ?? 0), delayed: c.delayed ?? 0, active: c.active ?? 0, failed: c.failed ?? 0 };
+    });
+    worker.once("closing", () => {
+      untrack();
+      void counts.close();
+    });
+  }
   return worker;
 }

@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { answerMetrics, type MetricsEndpointOptions } from "./metrics/metrics-endpoint";
 
 export type ReadinessChecks = Record<string, () => Promise<unknown>>;
 
@@ -8,20 +9,32 @@ async function runChecks(checks: ReadinessChecks): Promise<{ ok: boolean; checks
   let ok = true;
   await Promise.all(
     Object.entries(checks).map(async ([name, check]) => {
+      let timer: NodeJS.Timeout | undefined;
       try {
-        await Promise.race([check(), new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), 2000))]);
+        await Promise.race([check(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("timeout")), 2000)))]);
         results[name] = "ok";
       } catch (err) {
         ok = false;
         results[name] = (err as Error).message;
+      } finally {
+        // A pending 2 s timer per check would keep a stopping process (or a test run) alive.
+        clearTimeout(timer);
       }
     }),
   );
   return { ok, checks: results };
 }
 
-/** `/healthz` (the process answers) and `/readyz` (its dependencies answer) for workers without HTTP. */
-export function startHealthServer(port: number, host: string, checks: ReadinessChecks): Promise<http.Server> {
+export interface HealthServerOptions {
+  /** `/metrics` of the process registry; on unless `enabled: false`. */
+  metrics?: MetricsEndpointOptions;
+}
+
+/**
+ * `/healthz` (the process answers), `/readyz` (its dependencies answer) and `/metrics` (Prometheus
+ * text) for workers without HTTP.
+ */
+export function startHealthServer(port: number, host: string, checks: ReadinessChecks, options: HealthServerOptions = {}): Promise<http.Server> {
   const server = http.createServer((req, res) => {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { "content-type": "application/json" });
@@ -30,6 +43,16 @@ export function startHealthServer(port: number, host: string, checks: ReadinessC
     if (req.url === "/healthz") return send(200, { status: "ok" });
     if (req.url === "/readyz") {
       void runChecks(checks).then((r) => send(r.ok ? 200 : 503, { status: r.ok ? "ready" : "not_ready", checks: r.checks }));
+      return;
+    }
+    if (req.url === "/metrics" && (req.method === "GET" || req.method === "HEAD")) {
+      answerMetrics(req.headers.authorization, options.metrics).then(
+        (a) => {
+          res.writeHead(a.status, { "content-type": a.contentType, "cache-control": "no-store" });
+          res.end(req.method === "HEAD" ? undefined : a.body);
+        },
+        (err: unknown) => send(500, { error: "internal_error", message: `metrics could not be collected: ${(err as Error).message}`, statusCode: 500 }),
+      );
       return;
     }
     send(404, { error: "not_found", message: "Not found", statusCode: 404 });

@@ -1,4 +1,13 @@
 export { runService } from "./run-service";
 export type { ServiceContext, RunningService } from "./run-service";
 export { startHealthServer, runChecks } from "./health-server";
-export type { ReadinessChecks } from "./health-server";
+export type { ReadinessChecks, HealthServerOptions } from "./health-server";
+export { metricsRegistry, initServiceMetrics, counter, gauge, histogram } from "./metrics/registry";
+export type { MetricSpec } from "./metrics/registry";
+export { cachedRead } from "./metrics/cached-read";
+export { scrapedGauge } from "./metrics/scraped-gauge";
+export type { ScrapedGaugeOptions } from "./metrics/scraped-gauge";
+export { queueMetrics, QUEUE_METRIC_NAMES } from "./metrics/queue-metrics";
+export type { QueueMetrics, QueueMetricsOptions, JobRunSample, QueueCounts } from "./metrics/queue-metrics";
+export { answerMetrics } from "./metrics/metrics-endpoint";
+export type { MetricsEndpointOptions, MetricsAnswer } from "./metrics/metrics-endpoint";

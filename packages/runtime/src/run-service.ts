@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, type AppConfig } from "@esign/config";
 import { createLogger, type Logger } from "@esign/logger";
+import { initServiceMetrics } from "./metrics/registry";
 
 export interface ServiceContext {
   config: AppConfig;
@@ -15,7 +16,8 @@ const SHUTDOWN_GRACE_MS = 15_000;
 
 /**
  * The one way a service process starts: config parsed once (a bad setting exits 1 with every
- * problem named), one logger, clean shutdown on SIGTERM/SIGINT, crashes logged before exiting.
+ * problem named), one logger, one metrics registry labelled with the service name (plus Node's
+ * default metrics), clean shutdown on SIGTERM/SIGINT, crashes logged before exiting.
  */
 export function runService(name: string, start: (ctx: ServiceContext) => Promise<RunningService>): void {
   let config: AppConfig;
@@ -29,6 +31,7 @@ export function runService(name: string, start: (ctx: ServiceContext) => Promise
     throw err;
   }
   const logger = createLogger({ service: name, level: config.LOG_LEVEL, format: config.LOG_FORMAT });
+  initServiceMetrics(name);
   let running: RunningService | undefined;
   let stopping = false;
 

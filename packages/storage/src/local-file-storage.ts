@@ -11,6 +11,8 @@ const EDGE = 1024;
 /** Content-addressed files on local disk: `<root>/ab/cd/<sha256>`, staging in `<root>/.staging`. */
 export class LocalFileStorage implements FileStorage {
   private readonly staging: string;
+  // Folders known to exist: a recursive mkdir per file was a syscall (and a thread-pool hop) per upload.
+  private readonly madeDirs = new Set<string>();
 
   constructor(private readonly root: string) {
     this.staging = path.join(root, ".staging");
@@ -21,27 +23,39 @@ export class LocalFileStorage implements FileStorage {
     return path.join(this.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
   }
 
+  private async ensureDir(dir: string): Promise<void> {
+    if (this.madeDirs.has(dir)) return;
+    await mkdir(dir, { recursive: true });
+    this.madeDirs.add(dir);
+  }
+
   async stage(source: Readable): Promise<StagedFile> {
-    await mkdir(this.staging, { recursive: true });
+    await this.ensureDir(this.staging);
     const stagingId = randomUUID();
     const target = path.join(this.staging, stagingId);
     const hash = createHash("sha256");
     let size = 0;
     let head = Buffer.alloc(0);
-    let tail = Buffer.alloc(0);
+    let tail: Buffer = Buffer.alloc(0);
     const inspect = new Transform({
       transform(chunk: Buffer, _enc, done) {
         hash.update(chunk);
         size += chunk.length;
         if (head.length < EDGE) head = Buffer.concat([head, chunk.subarray(0, EDGE - head.length)]);
-        tail = Buffer.concat([tail, chunk]);
-        if (tail.length > EDGE) tail = tail.subarray(tail.length - EDGE);
+        // Last EDGE bytes seen, without copying whole chunks (a view; copied once at the end).
+        if (chunk.length >= EDGE) tail = chunk.subarray(chunk.length - EDGE);
+        else {
+          tail = Buffer.concat([tail, chunk]);
+          if (tail.length > EDGE) tail = tail.subarray(tail.length - EDGE);
+        }
         done(null, chunk);
       },
     });
     try {
       await pipeline(source, inspect, createWriteStream(target));
     } catch (err) {
+      // The folder may have been removed under us: the next upload recreates it.
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") this.madeDirs.delete(this.staging);
       await rm(target, { force: true });
       throw err;
     }
@@ -54,9 +68,15 @@ export class LocalFileStorage implements FileStorage {
     if (await this.exists(file.sha256)) {
       await rm(from, { force: true });
     } else {
-      await mkdir(path.dirname(to), { recursive: true });
+      await this.ensureDir(path.dirname(to));
       // rename is atomic on one filesystem: readers never see a partial file.
-      await rename(from, to);
+      await rename(from, to).catch(async (err: NodeJS.ErrnoException) => {
+        if (err.code !== "ENOENT") throw err;
+        // The target folder went away since we made it: make it again, once.
+        this.madeDirs.delete(path.dirname(to));
+        await this.ensureDir(path.dirname(to));
+        await rename(from, to);
+      });
     }
     return file.sha256;
   }

@@ -20,7 +20,7 @@ export function formatEventDate(date: Date): string {
  * The exact bytes POSTed for an event. Built only from the stored row, so every retry and every
  * redelivery sends the same body (receivers may hash or compare it).
  */
-export function buildEventBody(event: Event): string {
+export function buildEventBody(event: Pick<Event, "topic" | "eventType" | "occurredAt" | "payload">): string {
   return JSON.stringify({
     topic: event.topic,
     eventType: event.eventType,

@@ -13,6 +13,10 @@ import { signingRouter } from "./signing/signing-router";
 import { createIdentityProvider } from "./identity/create-identity-provider";
 import { IdentityProviderSimulator } from "./identity/idp-simulator";
 import { identityProviderSimulatorRouter } from "./identity/idp-simulator-route";
+import { openApiRouter } from "./openapi/openapi-router";
+import { docsRouter } from "./docs/docs-router";
+import { httpMetrics, metricsRouter } from "./http/metrics";
+import { queueDashboard } from "./admin/queue-dashboard";
 
 /** The gateway's HTTP surface; every route is listed here so the whole API reads in one place. */
 export function buildApp(ctx: GatewayContext): Express {
@@ -20,9 +24,12 @@ export function buildApp(ctx: GatewayContext): Express {
   app.disable("x-powered-by");
   app.set("trust proxy", false);
   app.use(requestContext(ctx.logger));
+  app.use(httpMetrics());
   app.use(express.json({ limit: "100kb" }));
   app.use(express.urlencoded({ extended: false, limit: "20kb" }));
   app.use(healthRouter(ctx));
+  app.use(metricsRouter(ctx.config));
+  app.use(queueDashboard(ctx));
   app.use(tokenRouter(ctx));
   app.use(createCaseFileRouter(ctx));
   app.use(jobStatusRouter(ctx));
@@ -32,6 +39,8 @@ export function buildApp(ctx: GatewayContext): Express {
   const identityProvider = createIdentityProvider(ctx.config);
   app.use(signingRouter(ctx, identityProvider));
   if (identityProvider instanceof IdentityProviderSimulator) app.use(identityProviderSimulatorRouter(identityProvider));
+  app.use(openApiRouter(ctx.config, { developmentRoutes: identityProvider instanceof IdentityProviderSimulator }));
+  app.use(docsRouter());
   app.use(notFound);
   app.use(errorHandler(ctx.logger));
   return app;

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { createPrisma } from "@esign/db";
 import { Producer, assertNoEviction, createRedis, startWorker } from "@esign/queue";
-import { runService, startHealthServer } from "@esign/runtime";
+import { queueMetrics, runService, startHealthServer } from "@esign/runtime";
 import { LocalFileStorage } from "@esign/storage";
 import type { WorkerContext } from "./context";
 import { createCaseFileJob } from "./jobs/create-casefile.job";
@@ -40,6 +40,7 @@ runService("casefile-worker", async ({ config, logger }) => {
       connection,
       prefix: config.QUEUE_PREFIX,
       logger,
+      metrics: queueMetrics({ logger }),
       concurrency: config.WORKER_CONCURRENCY,
       lockDuration: config.QUEUE_LOCK_DURATION_MS,
       stalledInterval: config.QUEUE_STALLED_INTERVAL_MS,
@@ -52,7 +53,7 @@ runService("casefile-worker", async ({ config, logger }) => {
   const health = await startHealthServer(config.HEALTH_PORT ?? DEFAULT_HEALTH_PORT, config.HOST, {
     postgres: () => db.$queryRaw`SELECT 1`,
     redis: () => connection.ping(),
-  });
+  }, { metrics: { enabled: config.METRICS_ENABLED, token: config.METRICS_TOKEN } });
   return {
     async close() {
       await worker.close();

@@ -1,13 +1,13 @@
 import { createPrisma } from "@esign/db";
 import { Producer, assertNoEviction, createRedis, startWorker } from "@esign/queue";
-import { runService, startHealthServer } from "@esign/runtime";
+import { queueMetrics, runService, startHealthServer } from "@esign/runtime";
 import type { DispatcherContext } from "./context";
 import { WebhookSender } from "./domain/send-webhook";
 import { deliverWebhookJob } from "./jobs/deliver-webhook.job";
 import { dispatchEventJob } from "./jobs/dispatch-event.job";
 import { OutboxRelay } from "./relay/outbox-relay";
 import { startSweepTimer } from "./sweep/sweep-timer";
-import { DEFAULT_SWEEP_OPTIONS, sweepWebhooks } from "./sweep/sweep-webhooks";
+import { DEFAULT_SWEEP_OPTIONS, observeWebhookBacklog, sweepWebhooks } from "./sweep/sweep-webhooks";
 
 const DEFAULT_HEALTH_PORT = 3003;
 const SWEEP_INTERVAL_MS = 15_000;
@@ -32,6 +32,7 @@ runService("webhook-dispatcher", async ({ config, logger }) => {
     connection,
     prefix: config.QUEUE_PREFIX,
     logger,
+    metrics: queueMetrics({ logger }),
     lockDuration: config.QUEUE_LOCK_DURATION_MS,
     stalledInterval: config.QUEUE_STALLED_INTERVAL_MS,
   };
@@ -47,10 +48,11 @@ runService("webhook-dispatcher", async ({ config, logger }) => {
     logger,
   });
 
+  observeWebhookBacklog(db, logger);
   const health = await startHealthServer(config.HEALTH_PORT ?? DEFAULT_HEALTH_PORT, config.HOST, {
     postgres: () => db.$queryRaw`SELECT 1`,
     redis: () => connection.ping(),
-  });
+  }, { metrics: { enabled: config.METRICS_ENABLED, token: config.METRICS_TOKEN } });
   logger.info("dispatcher ready", {
     ladderScale: config.WEBHOOK_LADDER_SCALE,
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,

@@ -23,7 +23,7 @@ const ZApiKeys = z.object({
   digest: z.string().min(1),
 });
 
-const ZGrant = z.discriminatedUnion("grant_type", [ZClientCredentials, ZApiKeys]);
+export const ZGrant = z.discriminatedUnion("grant_type", [ZClientCredentials, ZApiKeys]);
 
 const CLOCK_SKEW_SECONDS = 300;
 

@@ -4,7 +4,7 @@ import { AppError } from "@esign/errors";
 import type { GatewayContext } from "../context";
 import { authenticate, principalOf } from "../auth/authenticate";
 
-const ZId = z.coerce.number().int().positive().max(2_147_483_647);
+export const ZId = z.coerce.number().int().positive().max(2_147_483_647);
 
 /** Another customer's case file answers exactly like a missing one: existence is not disclosed. */
 async function ownedCaseFile(ctx: GatewayContext, customerId: number, rawId: unknown) {

@@ -7,7 +7,7 @@ import type { GatewayContext } from "../context";
 import { authenticate, principalOf } from "../auth/authenticate";
 import { requestIdOf } from "../http/request-context";
 
-const ZId = z.coerce.number().int().positive().max(2_147_483_647);
+export const ZId = z.coerce.number().int().positive().max(2_147_483_647);
 
 const notFound = () => new AppError("not_found", "Signer not found");
 

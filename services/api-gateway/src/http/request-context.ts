@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
-import type { Logger } from "@esign/logger";
+import { withLogContext, type Logger } from "@esign/logger";
 
 const ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -21,7 +21,8 @@ export function requestContext(logger: Logger) {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       logger.http("request", { requestId, method: req.method, path: loggablePath(req.path), status: res.statusCode, ms: Math.round(ms * 10) / 10 });
     });
-    next();
+    // Lines logged while the request is handled carry its id (as far as the async context reaches).
+    withLogContext({ requestId }, next);
   };
 }
 

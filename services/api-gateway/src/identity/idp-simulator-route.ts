@@ -4,13 +4,13 @@ import { ZSecureSigningMethod } from "@esign/schema";
 import { escapeHtml, sendHtml, sendMessagePage } from "../signing/html";
 import { IDP_SIMULATOR_BANNER, IDP_SIMULATOR_PATH, type IdentityProviderSimulator } from "./idp-simulator";
 
-const ZAuthorize = z.object({
+export const ZAuthorize = z.object({
   method: ZSecureSigningMethod,
   state: z.string().min(1).max(4096),
   redirect_uri: z.string().min(1).max(2048),
 });
 
-const ZDecision = ZAuthorize.extend({
+export const ZDecision = ZAuthorize.extend({
   decision: z.enum(["approve", "cancel"]),
   nationalId: z
     .string()

@@ -8,7 +8,7 @@ import { zodIssues } from "../http/zod-issues";
 
 export const JOB_STATUS_PATH = "/send/api/v1/queue/public/status";
 
-const ZStatusRequest = z.object({ uuid: z.uuid(), payloadHash: z.string().regex(/^[0-9a-f]{64}$/i) });
+export const ZStatusRequest = z.object({ uuid: z.uuid(), payloadHash: z.string().regex(/^[0-9a-f]{64}$/i) });
 
 const notFound = () => new AppError("not_found", "Job not found");
 

@@ -18,8 +18,8 @@ import { buildView, documentsToSign, visibleDocuments } from "./signing-view";
 import { parseSignatureValue } from "./signature-value";
 import { trackingPixelRoute } from "./tracking-pixel-route";
 
-const ZSignBody = z.object({ method: z.string().min(1).max(64), value: z.string() });
-const ZRejectBody = z.object({
+export const ZSignBody = z.object({ method: z.string().min(1).max(64), value: z.string() });
+export const ZRejectBody = z.object({
   reason: z
     .string()
     .trim()
@@ -27,8 +27,8 @@ const ZRejectBody = z.object({
     .nullish()
     .transform((v) => (v ? v : null)),
 });
-const ZStartBody = z.object({ purpose: z.enum(["sign", "identify"]).default("sign") });
-const ZDocumentId = z.string().regex(/^\d{1,10}$/).transform(Number);
+export const ZStartBody = z.object({ purpose: z.enum(["sign", "identify"]).default("sign") });
+export const ZDocumentId = z.string().regex(/^\d{1,10}$/).transform(Number);
 
 const bodyOf = (req: Request): unknown => req.body ?? {};
 

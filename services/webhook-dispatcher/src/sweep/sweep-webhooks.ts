@@ -1,6 +1,7 @@
 import type { Db } from "@esign/db";
 import type { Logger } from "@esign/logger";
 import type { Producer } from "@esign/queue";
+import { scrapedGauge } from "@esign/runtime";
 import { DELIVERY_STATE, ensureAttemptNow, ensureDisabledNotification } from "@esign/webhooks";
 
 export interface SweepOptions {
@@ -55,4 +56,23 @@ export async function sweepWebhooks(db: Db, producer: Producer, logger: Logger, 
     logger.info("owed subscription-disabled notification re-enqueued", { subscriptionId: s.id, outcome });
   }
   return { deliveriesRequeued, notificationsRequeued };
+}
+
+/**
+ * Gauges of what the sweep watches over, read from PostgreSQL when metrics are scraped (cached 1 s):
+ * deliveries waiting for a retry (pending after at least one failed attempt) and subscriptions that
+ * are disabled now (by the ladder or by their owner; deleted ones do not count).
+ */
+export function observeWebhookBacklog(db: Db, logger: Logger): void {
+  const onError = (metric: string) => (err: unknown) => logger.warn("metric not read", { metric, error: (err as Error).message });
+  scrapedGauge(
+    { name: "esign_webhook_retries_pending", help: "Webhook deliveries pending a retry (state pending, attempts > 0)" },
+    () => db.webhookDelivery.count({ where: { state: DELIVERY_STATE.pending, attempts: { gt: 0 } } }),
+    { onError: onError("esign_webhook_retries_pending") },
+  );
+  scrapedGauge(
+    { name: "esign_webhook_subscriptions_disabled", help: "Webhook subscriptions currently disabled (not deleted)" },
+    () => db.webhookSubscription.count({ where: { isActive: false, deletedAt: null } }),
+    { onError: onError("esign_webhook_subscriptions_disabled") },
+  );
 }

@@ -1,0 +1,44 @@
+import { Router, type Response } from "express";
+import { AppError } from "@esign/errors";
+import { OPENAPI_PATH } from "../openapi/openapi-router";
+import { DOCS_ASSETS_PATH, DOCS_INIT_SCRIPT, DOCS_PATH, swaggerUiDistDir, ZDocsAssetParams } from "./docs-assets";
+import { DOCS_CSP, docsInitScript, docsPageHtml } from "./docs-page";
+
+const ASSET_MAX_AGE_MS = 60 * 60 * 1000;
+
+function pageHeaders(res: Response): void {
+  res.setHeader("Content-Security-Policy", DOCS_CSP);
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("X-Frame-Options", "DENY");
+  res.setHeader("Referrer-Policy", "no-referrer");
+}
+
+/** GET /docs: swagger-ui over /openapi.json, every file served by this gateway (the machine may be offline). */
+export function docsRouter(title = "E-Sign API"): Router {
+  const router = Router();
+  const dir = swaggerUiDistDir();
+  const page = docsPageHtml(title);
+  const init = docsInitScript(OPENAPI_PATH);
+
+  router.get(DOCS_PATH, (_req, res) => {
+    pageHeaders(res);
+    res.setHeader("Cache-Control", "no-cache");
+    res.type("html").send(page);
+  });
+
+  router.get(`${DOCS_ASSETS_PATH}/:file`, (req, res, next) => {
+    const parsed = ZDocsAssetParams.safeParse(req.params);
+    if (!parsed.success) throw new AppError("not_found", "No such file");
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    if (parsed.data.file === DOCS_INIT_SCRIPT) {
+      res.setHeader("Cache-Control", "no-cache");
+      res.type("text/javascript").send(init);
+      return;
+    }
+    // sendFile is what express.static uses underneath (send): ETag, Last-Modified, ranges; only listed names reach it.
+    res.sendFile(parsed.data.file, { root: dir, maxAge: ASSET_MAX_AGE_MS }, (err) => {
+      if (err) next(err);
+    });
+  });
+  return router;
+}

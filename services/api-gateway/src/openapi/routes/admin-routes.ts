@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { DASHBOARD_PATH } from "../../admin/queue-dashboard";
+import { REQUEST_COMPONENTS } from "../request-schemas";
+import { errors, PUBLIC, TAGS, type RouteDoc, type Security } from "../route-doc";
+
+const ADMIN: Security = [{ XAuthToken: [] }, { BearerAuth: [] }, { QueueDashboardSession: [] }];
+const html = { "text/html": null };
+
+/** bull-board and its login, mounted when QUEUE_DASHBOARD is on (default: development only). */
+export function queueDashboardRoutes(): RouteDoc[] {
+  const base = { tags: [TAGS.dashboard] } as const;
+  return [
+    {
+      ...base,
+      method: "get",
+      path: `${DASHBOARD_PATH}/login`,
+      operationId: "queueDashboardLoginPage",
+      summary: "Sign-in page: paste an administrator's access token",
+      security: PUBLIC,
+      responses: { 200: { description: "The page", content: html } },
+    },
+    {
+      ...base,
+      method: "post",
+      path: `${DASHBOARD_PATH}/login`,
+      operationId: "queueDashboardLogin",
+      summary: "Exchange an administrator's access token for a dashboard session cookie",
+      security: PUBLIC,
+      request: { body: { schema: REQUEST_COMPONENTS.QueueDashboardLogin, mediaTypes: ["application/x-www-form-urlencoded"] } },
+      responses: {
+        303: {
+          description: "Signed in: to the dashboard, with the session cookie",
+          headers: { "Set-Cookie": { description: "The session cookie (HttpOnly, SameSite=Strict)", schema: z.string() } },
+        },
+        401: { description: "Invalid or expired token: the page again", content: html },
+        403: { description: "Not an administrator allowed at the dashboard: the page again", content: html },
+      },
+    },
+    {
+      ...base,
+      method: "post",
+      path: `${DASHBOARD_PATH}/logout`,
+      operationId: "queueDashboardLogout",
+      summary: "End the dashboard session",
+      security: PUBLIC,
+      responses: { 303: { description: "Signed out: to the sign-in page" } },
+    },
+    {
+      ...base,
+      method: "get",
+      path: DASHBOARD_PATH,
+      operationId: "queueDashboard",
+      summary: "bull-board over the platform's queues (its own UI and JSON API live below this path)",
+      description: "Read-only unless QUEUE_DASHBOARD_READ_ONLY is false. Browsers without a credential get the sign-in page.",
+      security: ADMIN,
+      responses: {
+        200: { description: "The dashboard", content: html },
+        ...errors({ 401: "No valid credential", 403: "Not an administrator allowed at the dashboard" }),
+      },
+    },
+  ];
+}

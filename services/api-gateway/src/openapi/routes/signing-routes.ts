@@ -1,0 +1,124 @@
+import {
+  REQUEST_COMPONENTS,
+  ZBinaryFile,
+  ZSecureCallbackQuery,
+  ZSecureStartParams,
+  ZSigningDocumentParams,
+  ZSigningParams,
+  ZTrackingPixelParams,
+} from "../request-schemas";
+import { ZRedirectAnswer, ZSignerActionAnswer, ZSigningView } from "../response-schemas";
+import { errors, json, PUBLIC, TAGS, type ResponseDoc, type RouteDoc } from "../route-doc";
+
+const NEGOTIATION =
+  "The signing token in the path is the credential. Browsers get HTML pages (also for refusals); " +
+  "API clients send `Accept: application/json` and get JSON with the contract's error body.";
+const FORM_POST = "A plain form post from the signing page (urlencoded, Accept: text/html) is answered with a page or a 303 redirect instead.";
+
+const refusals = (extra: Record<number, string> = {}): Record<number, ResponseDoc> =>
+  errors({
+    404: "Unknown signing link",
+    409: "Already signed, not yet sent or not yet active",
+    410: "The link is over: deleted, rejected, expired or the case file is closed",
+    ...extra,
+  });
+
+const redirect = { 303: { description: "Form posts: redirect to successUrl / failUrl or the identity provider" } };
+
+export function signingRoutes(): RouteDoc[] {
+  const base = { tags: [TAGS.signing], security: PUBLIC } as const;
+  const bodyTypes = ["application/json", "application/x-www-form-urlencoded"] as const;
+  return [
+    {
+      ...base,
+      method: "get",
+      path: "/sign/{token}",
+      operationId: "getSigningPage",
+      summary: "The signing page: documents, allowed methods, sign and reject",
+      description: `${NEGOTIATION} A GET by a signer who can act counts as \`opened\`.`,
+      request: { params: ZSigningParams },
+      responses: {
+        200: { description: "The page (text/html) or its data (application/json)", content: { "text/html": null, ...json(ZSigningView) } },
+        ...refusals({ 403: "Identity validation required first (sensitiveData / accessControl)" }),
+      },
+    },
+    {
+      ...base,
+      method: "get",
+      path: "/sign/{token}/documents/{documentId}",
+      operationId: "getSigningDocument",
+      summary: "A PDF the signer may see",
+      request: { params: ZSigningDocumentParams },
+      responses: {
+        200: { description: "The PDF (the signed one once finalized)", content: { "application/pdf": ZBinaryFile } },
+        ...refusals({ 403: "Identity validation required first", 404: "Unknown link or a document this signer may not see" }),
+      },
+    },
+    {
+      ...base,
+      method: "post",
+      path: "/sign/{token}/sign",
+      operationId: "sign",
+      summary: "Sign with an insecure method (text, draw, image)",
+      description: `Secure methods go through /sign/{token}/secure/{method}/start. ${FORM_POST}`,
+      request: { params: ZSigningParams, body: { schema: REQUEST_COMPONENTS.SignRequest, mediaTypes: bodyTypes } },
+      responses: {
+        200: { description: "Signed", content: json(ZSignerActionAnswer) },
+        ...redirect,
+        ...refusals({ 400: "Invalid body, method not allowed or a secure method", 403: "Nothing to sign for this role, or identity required" }),
+      },
+    },
+    {
+      ...base,
+      method: "post",
+      path: "/sign/{token}/reject",
+      operationId: "reject",
+      summary: "Reject the signing request",
+      description: FORM_POST,
+      request: { params: ZSigningParams, body: { schema: REQUEST_COMPONENTS.RejectRequest, mediaTypes: bodyTypes, required: false } },
+      responses: {
+        200: { description: "Rejected", content: json(ZSignerActionAnswer) },
+        ...redirect,
+        ...refusals({ 400: "Invalid body", 403: "Identity required" }),
+      },
+    },
+    {
+      ...base,
+      method: "post",
+      path: "/sign/{token}/secure/{method}/start",
+      operationId: "startSecureLogin",
+      summary: "Start an identity-provider login, to sign or to identify",
+      description: FORM_POST,
+      request: { params: ZSecureStartParams, body: { schema: REQUEST_COMPONENTS.SecureStartRequest, mediaTypes: bodyTypes, required: false } },
+      responses: {
+        200: { description: "Where to send the browser", content: json(ZRedirectAnswer) },
+        ...redirect,
+        ...refusals({ 400: "Method not allowed for this signer", 503: "No identity provider configured" }),
+      },
+    },
+    {
+      ...base,
+      method: "get",
+      path: "/sign/{token}/secure/callback",
+      operationId: "secureLoginCallback",
+      summary: "Where the identity provider sends the browser back",
+      description: "Signs (like POST /sign) or, for purpose identify, grants the identity cookie. Only works in the browser that started the login.",
+      request: { params: ZSigningParams, query: ZSecureCallbackQuery },
+      responses: {
+        200: { description: "Signed or identified (JSON clients)", content: json(ZSignerActionAnswer) },
+        303: { description: "Browsers: back to the signing page or to successUrl" },
+        ...refusals({ 400: "Invalid or foreign login state, cancelled or failed login", 403: "accessControl: the identity does not match", 503: "No identity provider configured" }),
+      },
+    },
+    {
+      ...base,
+      method: "get",
+      path: "/t/{file}",
+      operationId: "trackingPixel",
+      summary: "Open-tracking pixel of the signing-request mail",
+      description: "Always the same 1x1 GIF, whatever the id: the answer tells nothing about signers.",
+      request: { params: ZTrackingPixelParams },
+      responses: { 200: { description: "A transparent GIF", content: { "image/gif": ZBinaryFile } } },
+    },
+  ];
+}

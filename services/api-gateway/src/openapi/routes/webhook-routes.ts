@@ -1,0 +1,108 @@
+import { MAX_ACTIVE_SUBSCRIPTIONS } from "../../webhooks/active-limit";
+import { SUBSCRIPTIONS_PATH, ZDeliveriesQuery } from "../../webhooks/subscription-schemas";
+import { REQUEST_COMPONENTS, ZRedeliverParams, ZSubscriptionParams } from "../request-schemas";
+import { ZDeliveryPage, ZEventIdAnswer, ZSubscription, ZSubscriptionList } from "../response-schemas";
+import { errors, json, TAGS, WEBHOOK_AUTH, type ResponseDoc, type RouteDoc } from "../route-doc";
+
+const byId = `${SUBSCRIPTIONS_PATH}/{id}`;
+
+const common = (extra: Record<number, string> = {}): Record<number, ResponseDoc> =>
+  errors({ 401: "Missing or invalid token", ...extra });
+
+const endpointRules =
+  "`endpoint` must be an absolute http(s) URL; in production https and a public address only. Unknown event types " +
+  "and refused endpoints answer 400 with every failing field.";
+
+export function webhookRoutes(): RouteDoc[] {
+  const base = { tags: [TAGS.webhooks], security: WEBHOOK_AUTH } as const;
+  return [
+    {
+      ...base,
+      method: "post",
+      path: SUBSCRIPTIONS_PATH,
+      operationId: "createSubscription",
+      summary: "Subscribe to events",
+      description: `${endpointRules} At most ${MAX_ACTIVE_SUBSCRIPTIONS} active subscriptions per customer.`,
+      request: { body: { schema: REQUEST_COMPONENTS.SubscriptionCreate, mediaTypes: ["application/json"] } },
+      responses: {
+        201: { description: "The subscription, with its signing secret", content: json(ZSubscription) },
+        ...common({ 400: "Invalid event types or endpoint", 409: `Already ${MAX_ACTIVE_SUBSCRIPTIONS} active subscriptions` }),
+      },
+    },
+    {
+      ...base,
+      method: "get",
+      path: SUBSCRIPTIONS_PATH,
+      operationId: "listSubscriptions",
+      summary: "List the subscriptions (with secrets)",
+      responses: { 200: { description: "Oldest first", content: json(ZSubscriptionList) }, ...common() },
+    },
+    {
+      ...base,
+      method: "get",
+      path: byId,
+      operationId: "getSubscription",
+      summary: "Read a subscription",
+      request: { params: ZSubscriptionParams },
+      responses: { 200: { description: "The subscription", content: json(ZSubscription) }, ...common({ 404: "No such subscription" }) },
+    },
+    {
+      ...base,
+      method: "put",
+      path: byId,
+      operationId: "updateSubscription",
+      summary: "Change endpoint, event types or isActive",
+      description: `${endpointRules} \`isActive: true\` re-enables a disabled subscription and its deliveries resume. Unknown properties are ignored, so a fetched object can be sent back.`,
+      request: { params: ZSubscriptionParams, body: { schema: REQUEST_COMPONENTS.SubscriptionUpdate, mediaTypes: ["application/json"] } },
+      responses: {
+        200: { description: "The changed subscription", content: json(ZSubscription) },
+        ...common({ 400: "Invalid fields, or none given", 404: "No such subscription", 409: "Re-enabling would exceed the active limit" }),
+      },
+    },
+    {
+      ...base,
+      method: "delete",
+      path: byId,
+      operationId: "deleteSubscription",
+      summary: "Delete a subscription",
+      request: { params: ZSubscriptionParams },
+      responses: { 204: { description: "Deleted; pending deliveries are cancelled" }, ...common({ 404: "No such subscription" }) },
+    },
+    {
+      ...base,
+      method: "post",
+      path: `${byId}/test`,
+      operationId: "testSubscription",
+      summary: "Send a webhook.subscription.test event",
+      request: { params: ZSubscriptionParams },
+      responses: {
+        202: { description: "The event is queued for delivery", content: json(ZEventIdAnswer) },
+        ...common({ 404: "No such subscription", 409: "The subscription is disabled" }),
+      },
+    },
+    {
+      ...base,
+      method: "get",
+      path: `${byId}/deliveries`,
+      operationId: "listDeliveries",
+      summary: "The delivery attempt log, newest first, cursor paged",
+      request: { params: ZSubscriptionParams, query: ZDeliveriesQuery },
+      responses: {
+        200: { description: "One page of attempts", content: json(ZDeliveryPage) },
+        ...common({ 400: "Invalid limit or cursor", 404: "No such subscription" }),
+      },
+    },
+    {
+      ...base,
+      method: "post",
+      path: `${byId}/deliveries/{eventId}/redeliver`,
+      operationId: "redeliverEvent",
+      summary: "Deliver an event again (same X-Event-Id)",
+      request: { params: ZRedeliverParams },
+      responses: {
+        202: { description: "The redelivery is queued", content: json(ZEventIdAnswer) },
+        ...common({ 404: "No such subscription, or no delivery of that event to it", 409: "The subscription is disabled" }),
+      },
+    },
+  ];
+}

@@ -1,0 +1,30 @@
+import type { AppConfig } from "@esign/config";
+import { SESSION_COOKIE } from "../admin/admin-session";
+import type { JsonSchema } from "./json-schema";
+import type { SecuritySchemeName } from "./route-doc";
+
+/** The ways a request authenticates (contract "Authentication"). */
+export function securitySchemes(config: AppConfig): Record<SecuritySchemeName, JsonSchema> {
+  return {
+    XAuthToken: {
+      type: "apiKey",
+      in: "header",
+      name: "X-Auth-Token",
+      description: "The access_token of POST /oauth/token. Webhook endpoints take it with `Authorization: JWT` beside it, or alone.",
+    },
+    BearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "Webhook endpoints: `Authorization: Bearer <access_token>`." },
+    OAuth2ClientCredentials: {
+      type: "oauth2",
+      description: "The client-credentials grant of POST /oauth/token; the token is then sent as a bearer token.",
+      flows: { clientCredentials: { tokenUrl: `${config.PUBLIC_BASE_URL}/oauth/token`, scopes: {} } },
+    },
+    ClientBasicAuth: { type: "http", scheme: "basic", description: "POST /oauth/token only: client_id:client_secret (RFC 6749 2.3.1)." },
+    MetricsToken: { type: "http", scheme: "bearer", description: "GET /metrics when METRICS_TOKEN is set: `Authorization: Bearer <METRICS_TOKEN>`." },
+    QueueDashboardSession: {
+      type: "apiKey",
+      in: "cookie",
+      name: SESSION_COOKIE,
+      description: "The queue dashboard's session, set by POST /admin/queues/login for an administrator's access token.",
+    },
+  };
+}

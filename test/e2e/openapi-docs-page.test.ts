@@ -1,0 +1,155 @@
+import { existsSync } from "node:fs";
+import { copyFile, mkdir, mkdtemp, stat } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { z } from "zod";
+import { REPO_ROOT, startService, type ServiceProcess } from "../support/services";
+
+const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+const CREATE = "/send/api/v1/casefiles/20251022/create";
+/** The README's picture: written when missing, or again with UPDATE_DOCS_SCREENSHOT=1 (so runs do not dirty the tree). */
+const README_SCREENSHOT = path.join(REPO_ROOT, "docs/screenshots/docs-page.png");
+
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) {
+  process.stderr.write(`openapi-docs-page: SKIPPING the browser test: ${CHROMIUM} is missing (apt-get install chromium); CI must install it.\n`);
+}
+
+let gateway: ServiceProcess;
+
+beforeAll(async () => {
+  gateway = await startService("api-gateway");
+});
+
+afterAll(async () => {
+  await gateway?.stop();
+});
+
+describe("GET /docs over HTTP", () => {
+  it("is a page without inline script, under its own CSP, that loads swagger-ui from this gateway only", async () => {
+    const res = await fetch(`${gateway.url}/docs`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    const csp = res.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    const html = await res.text();
+    const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts.map((m) => /src="([^"]+)"/.exec(m[1] ?? "")?.[1])).toEqual(["/docs/assets/swagger-ui-bundle.js", "/docs/assets/docs-init.js"]);
+    expect(scripts.every((m) => m[2] === "")).toBe(true);
+    expect(html).not.toMatch(/https?:\/\//);
+  });
+
+  it("serves the page's files of swagger-ui-dist and its initializer, and nothing else of the package", async () => {
+    const types: Record<string, RegExp> = {
+      "swagger-ui.css": /^text\/css/,
+      "swagger-ui-bundle.js": /javascript/,
+      "favicon-32x32.png": /^image\/png/,
+      "docs-init.js": /javascript/,
+    };
+    for (const [file, type] of Object.entries(types)) {
+      const res = await fetch(`${gateway.url}/docs/assets/${file}`);
+      expect([file, res.status]).toEqual([file, 200]);
+      expect(res.headers.get("content-type")).toMatch(type);
+      if (file === "docs-init.js") expect(await res.text()).toContain('"url":"/openapi.json"');
+      else await res.arrayBuffer();
+    }
+    for (const file of ["index.html", "swagger-initializer.js", "package.json", "..%2Fpackage.json", "swagger-ui-bundle.js.map"]) {
+      expect([file, (await fetch(`${gateway.url}/docs/assets/${file}`)).status]).toEqual([file, 404]);
+    }
+  });
+});
+
+const ZPixelStats = z.object({ width: z.number(), height: z.number(), samples: z.number(), nonWhite: z.number(), colors: z.number() });
+
+/** Decodes a PNG in the browser (no image library here) and samples its pixels. */
+async function pixelStats(page: Page, png: Buffer) {
+  const analyse = `async (b64) => {
+    const img = new Image();
+    img.src = "data:image/png;base64," + b64;
+    await img.decode();
+    const canvas = document.createElement("canvas");
+    canvas.width = img.width;
+    canvas.height = img.height;
+    const g = canvas.getContext("2d");
+    g.drawImage(img, 0, 0);
+    const d = g.getImageData(0, 0, canvas.width, canvas.height).data;
+    let samples = 0, nonWhite = 0;
+    const colors = new Set();
+    for (let i = 0; i < d.length; i += 4 * 7) {
+      samples++;
+      if (d[i] < 240 || d[i + 1] < 240 || d[i + 2] < 240) nonWhite++;
+      colors.add(((d[i] >> 4) << 8) | ((d[i + 1] >> 4) << 4) | (d[i + 2] >> 4));
+    }
+    return { width: canvas.width, height: canvas.height, samples, nonWhite, colors: colors.size };
+  }`;
+  return ZPixelStats.parse(await page.evaluate(`(${analyse})(${JSON.stringify(png.toString("base64"))})`));
+}
+
+(hasChromium ? describe : describe.skip)(`the docs page in Chromium${hasChromium ? "" : ` (SKIPPED: ${CHROMIUM} is missing)`}`, () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("renders every operation of /openapi.json, the create endpoint among them, with no outside request and no error", async () => {
+    const doc = z.object({ paths: z.record(z.string(), z.record(z.string(), z.unknown())) }).parse(await (await fetch(`${gateway.url}/openapi.json`)).json());
+    const operationCount = Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const requests: string[] = [];
+    const problems: string[] = [];
+    page.on("request", (r) => requests.push(r.url()));
+    page.on("console", (m) => {
+      if (m.type() === "error" || m.type() === "warning") problems.push(`${m.type()}: ${m.text()}`);
+    });
+    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+
+    await page.goto(`${gateway.url}/docs`, { waitUntil: "load" });
+    const create = page.locator(`.opblock-post .opblock-summary-path[data-path="${CREATE}"]`);
+    await create.waitFor({ state: "visible", timeout: 30_000 });
+    expect(await create.isVisible()).toBe(true);
+    expect(await page.locator(".opblock").count()).toBe(operationCount);
+    expect(await page.locator(".info .title").innerText()).toContain("E-Sign API");
+    expect(requests.filter((u) => !u.startsWith(`${gateway.url}/`) && !u.startsWith("data:"))).toEqual([]);
+    expect(requests).toContain(`${gateway.url}/openapi.json`);
+    expect(problems).toEqual([]);
+
+    const dir = await mkdtemp(path.join(process.env.ESIGN_TEST_DIR ?? os.tmpdir(), "docs-page-"));
+    const shot = path.join(dir, "docs-page.png");
+    const png = await page.screenshot({ path: shot, type: "png" });
+    expect((await stat(shot)).size).toBeGreaterThan(20 * 1024);
+    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+
+    // Against a blank page of the same size: the rendered page has text, colours and structure.
+    const blankPage = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const blank = await pixelStats(blankPage, await blankPage.screenshot({ type: "png" }));
+    const rendered = await pixelStats(blankPage, png);
+    expect(blank.nonWhite).toBe(0);
+    expect({ width: rendered.width, height: rendered.height }).toEqual({ width: 1280, height: 900 });
+    expect(rendered.nonWhite / rendered.samples).toBeGreaterThan(0.03);
+    expect(rendered.colors).toBeGreaterThan(blank.colors + 10);
+
+    if (!existsSync(README_SCREENSHOT) || process.env.UPDATE_DOCS_SCREENSHOT === "1") {
+      await mkdir(path.dirname(README_SCREENSHOT), { recursive: true });
+      await copyFile(shot, README_SCREENSHOT);
+    }
+  });
+});
