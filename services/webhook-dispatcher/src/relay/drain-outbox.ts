@@ -22,6 +22,12 @@ function enqueueInternal(producer: Producer, job: InternalJob): Promise<string> 
   return enqueue(job.queue, job.name, job.data, { jobId: job.jobId });
 }
 
+/** Whether any event awaits relaying (one index lookup, no transaction, no row lock). */
+export async function hasUnrelayedEvents(db: Db): Promise<boolean> {
+  const { rows } = await sqlPool(db).query<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM "Event" WHERE "relayedAt" IS NULL) AS found`);
+  return rows[0]?.found === true;
+}
+
 /**
  * Relays one batch of unrelayed events, oldest first: claims them (FOR UPDATE SKIP LOCKED, so
  * replicas take disjoint batches), adds for each its events/dispatch job (job id = event id) and the

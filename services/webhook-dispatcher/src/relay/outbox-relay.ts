@@ -1,7 +1,7 @@
 import { OUTBOX_CHANNEL, withDatabase, type Db } from "@esign/db";
 import type { Logger } from "@esign/logger";
 import type { Producer } from "@esign/queue";
-import { drainOutboxBatch, RELAY_BATCH_SIZE } from "./drain-outbox";
+import { drainOutboxBatch, hasUnrelayedEvents, RELAY_BATCH_SIZE } from "./drain-outbox";
 
 export interface OutboxRelayOptions {
   db: Db;
@@ -30,6 +30,8 @@ export class OutboxRelay {
   private pollTimer: NodeJS.Timeout | undefined;
   private draining: Promise<void> | undefined;
   private drainAgain = false;
+  /** Whether the drain asked for next was requested by something that knows of new events. */
+  private drainAgainWoken = false;
   private consecutiveFailures = 0;
   private listening: Promise<void> | undefined;
   private stopListening: (() => void) | undefined;
@@ -39,7 +41,7 @@ export class OutboxRelay {
 
   start(): void {
     this.listening = this.listenLoop();
-    this.pollTimer = setInterval(() => this.trigger(), this.opts.pollIntervalMs);
+    this.pollTimer = setInterval(() => this.trigger("poll"), this.opts.pollIntervalMs);
     this.trigger();
   }
 
@@ -53,24 +55,36 @@ export class OutboxRelay {
     await this.draining;
   }
 
-  /** Requests a drain; one runs at a time, and a request during a drain runs another right after. */
-  trigger(): void {
+  /**
+   * Requests a drain; one runs at a time, and a request during a drain runs another right after.
+   * A timer poll ("poll") first asks whether anything is unrelayed (one statement) before opening a
+   * claiming transaction: the poll is the safety net, and an idle relay mostly finds nothing.
+   */
+  trigger(reason: "wake" | "poll" = "wake"): void {
     if (this.stopped) return;
     if (this.draining) {
       this.drainAgain = true;
+      if (reason === "wake") this.drainAgainWoken = true;
       return;
     }
-    this.draining = this.drainUntilEmpty().finally(() => {
+    this.draining = this.drainUntilEmpty(reason === "poll").finally(() => {
       this.draining = undefined;
       if (this.drainAgain) {
+        const woken = this.drainAgainWoken;
         this.drainAgain = false;
-        this.trigger();
+        this.drainAgainWoken = false;
+        this.trigger(woken ? "wake" : "poll");
       }
     });
   }
 
-  private async drainUntilEmpty(): Promise<void> {
+  private async drainUntilEmpty(probeFirst = false): Promise<void> {
     try {
+      if (probeFirst && !(await hasUnrelayedEvents(this.opts.db))) {
+        if (this.consecutiveFailures > 0) this.opts.logger.info("outbox relay recovered", { failedDrains: this.consecutiveFailures });
+        this.consecutiveFailures = 0;
+        return;
+      }
       let relayed: number;
       do {
         relayed = await drainOutboxBatch(this.opts.db, this.opts.producer, RELAY_BATCH_SIZE);

@@ -1,0 +1,62 @@
+import type { ScenarioResult } from "../scenarios/types";
+
+export interface BenchReport {
+  startedAt: string;
+  wallMs: number;
+  runId: string;
+  options: { only: string[]; quick: boolean; profile: string[]; redis: string };
+  machine: { cpus: number; cpuModel: string; memoryGb: number; node: string; loadAvgAtEnd: number[]; busyPercentDuringRun: number };
+  scenarios: ScenarioResult[];
+  errors: { scenario: string; error: string }[];
+}
+
+const cell = (v: unknown) => String(v).replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+/** The human summary of one run: every target with its figure and pass/short, then each scenario's method. */
+export function renderMarkdown(report: BenchReport, svgFile: string): string {
+  const m = report.machine;
+  const lines: string[] = [];
+  lines.push(`# Benchmark ${report.startedAt.slice(0, 10)}`);
+  lines.push("");
+  lines.push(
+    `Run \`${report.runId}\` started ${report.startedAt}, wall time ${Math.round(report.wallMs / 1000)} s${report.options.quick ? " (QUICK mode: shortened steps, not a reference run)" : ""}, ${report.options.redis}. ` +
+      `Machine: ${m.cpus} x ${m.cpuModel}, ${m.memoryGb} GB, Node ${m.node}; the machine is shared: all cores were ${m.busyPercentDuringRun}% busy during the run ` +
+      `(this run and everyone else's), load average at the end ${m.loadAvgAtEnd.join(" / ")}. Absolute figures drift with that load; ratios against the in-run baselines much less.`,
+  );
+  lines.push("");
+  lines.push("## Targets");
+  lines.push("");
+  lines.push("| Target | Figure | Goal | Result |");
+  lines.push("| --- | --- | --- | --- |");
+  for (const s of report.scenarios) {
+    for (const c of s.checks) {
+      lines.push(`| ${cell(c.label)} | **${cell(c.figure)} ${cell(c.unit)}**${c.note ? `<br><sub>${cell(c.note)}</sub>` : ""} | ${cell(c.target)} | ${c.pass ? "pass" : "**short**"} |`);
+    }
+  }
+  for (const e of report.errors) lines.push(`| ${cell(e.scenario)}: did not run | ${cell(e.error.split("\n")[0])} | | **error** |`);
+  lines.push("");
+  if (report.scenarios.some((s) => s.chart.length > 0)) {
+    lines.push(`![Latency percentiles](${svgFile})`);
+    lines.push("");
+  }
+  for (const s of report.scenarios) {
+    lines.push(`## ${s.title}`);
+    lines.push("");
+    for (const mth of s.method) lines.push(`- ${mth}`);
+    for (const n of s.notes) lines.push(`- Note: ${n}`);
+    lines.push(`- Scenario wall time: ${Math.round(s.wallMs / 1000)} s`);
+    lines.push("");
+    if (s.chart.length > 0) {
+      lines.push("| Series | n | p50 | p90 | p99 | p99.9 | max (ms) |");
+      lines.push("| --- | --- | --- | --- | --- | --- | --- |");
+      for (const c of s.chart) {
+        const l = c.latency;
+        lines.push(`| ${cell(`${c.group}: ${c.label}`)} | ${l.count} | ${l.p50} | ${l.p90} | ${l.p99} | ${l.p999} | ${l.max} |`);
+      }
+      lines.push("");
+    }
+  }
+  lines.push("The raw figures (every step, CPU per process, memory breakdowns) are in the JSON file of the same name.");
+  lines.push("");
+  return lines.join("\n");
+}

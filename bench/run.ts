@@ -1,0 +1,151 @@
+// `pnpm bench`: starts the platform in production mode against local PostgreSQL and Redis, runs each
+// scenario (with its baseline, interleaved, in this same run) and writes bench/results/<date>.json,
+// <date>.md (summary with pass/short per target) and <date>.svg (latency percentiles).
+// Options: --only create,completed,dispatch,retry,upload   --quick   --profile api-gateway,webhook-dispatcher,...
+//          --keep (keep databases, Redis keys and files)   --out <dir>
+//          --redis-hz <n> (run against a private redis-server with that hz instead of the local one)
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ensurePostgres } from "../scripts/up/ensure-postgres";
+import { ensureRedis } from "../scripts/up/ensure-redis";
+import { flameGraph } from "./report/flame";
+import { renderMarkdown } from "./report/markdown";
+import { renderSvg } from "./report/svg";
+import { createScenario } from "./scenarios/create";
+import { createCompletedScenario } from "./scenarios/create-completed";
+import { dispatchScenario } from "./scenarios/dispatch";
+import { largeUploadScenario } from "./scenarios/large-upload";
+import { retryLoadScenario } from "./scenarios/retry-load";
+import type { BenchContext, Scenario, ScenarioResult } from "./scenarios/types";
+import { summarizeProfile } from "./support/cpuprofile";
+import { startPrivateRedis } from "./support/private-redis";
+import { machineCpu } from "./support/proc";
+import { cleanupRun, newRun } from "./support/world";
+
+const ROOT = path.resolve(__dirname, "..");
+
+const SCENARIOS: Record<string, Scenario> = {
+  create: createScenario,
+  completed: createCompletedScenario,
+  dispatch: dispatchScenario,
+  retry: retryLoadScenario,
+  upload: largeUploadScenario,
+};
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  if (i < 0) return undefined;
+  const v = process.argv[i + 1];
+  return v && !v.startsWith("--") ? v : "";
+}
+
+async function main(): Promise<number> {
+  const only = arg("only")?.split(",").filter(Boolean) ?? Object.keys(SCENARIOS);
+  for (const name of only) if (!SCENARIOS[name]) throw new Error(`unknown scenario "${name}"; known: ${Object.keys(SCENARIOS).join(", ")}`);
+  const quick = arg("quick") !== undefined;
+  const keep = arg("keep") !== undefined;
+  const outDir = path.resolve(ROOT, arg("out") || "bench/results");
+  const run = newRun();
+  const profDir = path.join(outDir, "profiles", run.id);
+  const ctx: BenchContext = {
+    run,
+    quick,
+    profile: new Set(arg("profile")?.split(",").filter(Boolean) ?? []),
+    profDir,
+    log: (m) => process.stdout.write(`${m}\n`),
+  };
+
+  await ensurePostgres(run.postgresBase, ROOT);
+  const redisHz = arg("redis-hz");
+  const privateRedis = redisHz ? await startPrivateRedis(Number(redisHz)) : undefined;
+  if (privateRedis) run.redisUrl = privateRedis.url;
+  else await ensureRedis(run.redisUrl, ROOT);
+
+  let interrupted = false;
+  const onSignal = () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    process.stderr.write("\ninterrupted: cleaning up (Ctrl-C again to leave everything behind)\n");
+    void cleanupRun(run, keep).finally(() => process.exit(130));
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const cpu0 = machineCpu();
+  const results: ScenarioResult[] = [];
+  const errors: { scenario: string; error: string }[] = [];
+  try {
+    for (const name of only) {
+      ctx.log(`== ${name}`);
+      try {
+        const r = await SCENARIOS[name]!(ctx);
+        results.push(r);
+        for (const c of r.checks) ctx.log(`  ${c.pass ? "pass " : "SHORT"} ${c.label}: ${c.figure} ${c.unit} (target ${c.target})${c.note ? ` - ${c.note}` : ""}`);
+        ctx.log(`  (${Math.round(r.wallMs / 1000)} s)`);
+      } catch (err) {
+        const message = err instanceof Error ? `${err.message}\n${err.stack ?? ""}` : String(err);
+        errors.push({ scenario: name, error: message });
+        ctx.log(`  scenario ${name} failed: ${message}`);
+      }
+    }
+  } finally {
+    await cleanupRun(run, keep);
+    await privateRedis?.stop();
+  }
+  const cpu1 = machineCpu();
+  const wallMs = Math.round(performance.now() - t0);
+  const report = {
+    startedAt: startedAt.toISOString(),
+    wallMs,
+    runId: run.id,
+    options: { only, quick, profile: [...ctx.profile], redis: privateRedis ? `private redis-server, hz ${redisHz}` : "local Redis" },
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? "",
+      memoryGb: Math.round(os.totalmem() / 1e9),
+      node: process.version,
+      loadAvgAtEnd: os.loadavg().map((v) => Math.round(v * 100) / 100),
+      // Share of all cores busy during the run, ours and everyone else's (the machine is shared).
+      busyPercentDuringRun: Math.round(((cpu1.busy - cpu0.busy) / Math.max(1, cpu1.total - cpu0.total)) * 1000) / 10,
+    },
+    scenarios: results,
+    errors,
+  };
+  mkdirSync(outDir, { recursive: true });
+  const date = startedAt.toISOString().slice(0, 10);
+  const full = only.length === Object.keys(SCENARIOS).length && !quick && !privateRedis;
+  const base = full ? date : `${date}-${quick ? "quick-" : ""}${only.join("-")}${privateRedis ? `-redis-hz${redisHz}` : ""}`;
+  const svgName = `${base}.svg`;
+  // Infinity (undelivered, failed) would become null in JSON: keep it readable.
+  const json = JSON.stringify(report, (_k, v: unknown) => (typeof v === "number" && !Number.isFinite(v) ? String(v) : v), 2);
+  writeFileSync(path.join(outDir, `${base}.json`), `${json}\n`);
+  writeFileSync(path.join(outDir, svgName), renderSvg(results));
+  writeFileSync(path.join(outDir, `${base}.md`), renderMarkdown(report, svgName));
+  ctx.log(`\nwrote ${path.relative(ROOT, path.join(outDir, `${base}.{json,md,svg}`))} in ${Math.round(wallMs / 1000)} s`);
+  if (existsSync(profDir)) writeFlameGraphs(profDir, ctx.log);
+  const checks = results.flatMap((r) => r.checks);
+  ctx.log(`${checks.filter((c) => c.pass).length} targets pass, ${checks.filter((c) => !c.pass).length} short${errors.length ? `, ${errors.length} scenario(s) failed to run` : ""}`);
+  return errors.length > 0 ? 1 : 0;
+}
+
+/** A flame graph (SVG) and a short self-time summary next to every .cpuprofile of the run. */
+function writeFlameGraphs(dir: string, log: (m: string) => void): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !entry.name.endsWith(".cpuprofile")) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    writeFileSync(file.replace(/\.cpuprofile$/, ".svg"), flameGraph(file, path.relative(ROOT, file)));
+    const s = summarizeProfile(file, 8);
+    log(`profile ${path.relative(ROOT, file)}: ${s.totalMs - s.idleMs} ms busy; by package: ${s.byPackage.map((p) => `${p.name} ${p.pct}%`).join(", ")}`);
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,160 @@
+import { runOpenModel, summarize, type OpenModelResult } from "../load/open-model";
+import { createTemplate } from "../support/payload";
+import { cpuMs } from "../support/proc";
+import { percentiles, round } from "../support/stats";
+import { createWorld } from "../support/world";
+import { startBaselineTarget, startGatewayTarget, type CreateTarget } from "./create-targets";
+import { check, type BenchContext, type ScenarioResult } from "./types";
+
+/*
+ * 1. Create. Open-model steps at fixed rates against the gateway (production mode, auth + full
+ * validation + staging + commit + one Prisma insert + one BullMQ job) and, interleaved step by step,
+ * against the baseline server doing only the irreducible work. Workers are NOT running: both sides
+ * only enqueue, so the comparison is the create endpoint alone (scenario 2 covers the pipeline).
+ *
+ * Max sustained rate: geometric ramp (x1.4) until a step misses "p99 < 100 ms and no failures"
+ * (a miss is re-run once, so one noisy moment on the shared machine does not end the search),
+ * then two bisection steps between the last pass and the first miss, then a recheck of each side's
+ * first miss (and 15% above it when that passes), interleaved.
+ */
+
+const P99_LIMIT_MS = 100;
+const START_RATE = 30;
+const GROWTH = 1.4;
+const MAX_RATE = 800;
+
+interface Search {
+  target: CreateTarget;
+  lastPass: number;
+  firstFail: number | undefined;
+  confirmed: Set<number>;
+  bisections: number;
+  next: number | undefined;
+  steps: { rate: number; pass: boolean; p50: number; p99: number; failed: number; failures: Record<string, number>; throughput: number; cpuPct: number }[];
+}
+
+const sustained = (r: OpenModelResult) => r.latency.p99 < P99_LIMIT_MS && r.failed + r.dropped + r.timedOut === 0;
+
+async function step(t: CreateTarget, rate: number, durationMs: number) {
+  const c0 = cpuMs(t.proc.pid);
+  const t0 = performance.now();
+  const r = await runOpenModel({ rate, durationMs, drainTimeoutMs: 15_000, maxInFlight: 4000, fire: () => t.fire() });
+  const cpuPct = round(((cpuMs(t.proc.pid) - c0) / (performance.now() - t0)) * 100, 1);
+  return { r, cpuPct };
+}
+
+export async function createScenario(ctx: BenchContext): Promise<ScenarioResult> {
+  const started = performance.now();
+  const world = await createWorld(ctx.run, "create");
+  const tpl = createTemplate();
+  const [system, baseline] = await Promise.all([startGatewayTarget(ctx, world, tpl), startBaselineTarget(ctx, world, tpl)]);
+  const stepMs = ctx.quick ? 2000 : 4000;
+  const pause = () => new Promise((r) => setTimeout(r, 500));
+  try {
+    // Warm-up: JIT, connection pools, lazily loaded modules.
+    for (const t of [system, baseline]) await runOpenModel({ rate: 20, durationMs: ctx.quick ? 1500 : 3000, fire: () => t.fire() });
+
+    const searches: Search[] = [system, baseline].map((target) => ({
+      target,
+      lastPass: 0,
+      firstFail: undefined,
+      confirmed: new Set(),
+      bisections: 0,
+      next: START_RATE,
+      steps: [],
+    }));
+    for (let round_ = 0; searches.some((s) => s.next !== undefined) && round_ < 16; round_++) {
+      // Alternate which side goes first, so neither always runs on a machine the other just heated.
+      const order = round_ % 2 === 0 ? searches : [...searches].reverse();
+      for (const s of order) {
+        const rate = s.next;
+        if (rate === undefined) continue;
+        const { r, cpuPct } = await step(s.target, rate, stepMs);
+        const pass = sustained(r);
+        s.steps.push({ rate, pass, p50: r.latency.p50, p99: r.latency.p99, failed: r.failed + r.dropped + r.timedOut, failures: r.failures, throughput: r.throughput, cpuPct });
+        ctx.log(`  create ${s.target.name} @${rate}/s: p50 ${r.latency.p50} p99 ${r.latency.p99} ms, failed ${r.failed + r.dropped + r.timedOut}${r.failed + r.dropped + r.timedOut ? ` ${JSON.stringify(r.failures)}` : ""}, cpu ${cpuPct}% -> ${pass ? "pass" : "miss"}`);
+        if (pass) {
+          s.lastPass = Math.max(s.lastPass, rate);
+        } else if (!s.confirmed.has(rate)) {
+          s.confirmed.add(rate); // re-run a miss once before believing it
+          await pause();
+          continue;
+        } else {
+          s.firstFail = Math.min(s.firstFail ?? Infinity, rate);
+        }
+        if (s.firstFail === undefined) {
+          const grown = Math.round(rate * GROWTH);
+          s.next = grown > MAX_RATE ? undefined : grown;
+        } else if (s.bisections < 2 && s.firstFail / Math.max(s.lastPass, 1) > 1.12) {
+          s.bisections += 1;
+          s.next = Math.round(s.lastPass > 0 ? Math.sqrt(s.lastPass * s.firstFail) : s.firstFail / 2);
+        } else {
+          s.next = undefined;
+        }
+        await pause();
+      }
+    }
+    // Recheck, interleaved: noise on a shared machine only ever makes a step slower, so a miss may
+    // be a busy moment. Each side gets its first miss once more (and 15% above it if that passes).
+    for (let extra = 0; extra < 2; extra++) {
+      for (const s of extra % 2 === 0 ? searches : [...searches].reverse()) {
+        const rate = extra === 0 ? s.firstFail : s.lastPass > (s.firstFail ?? Infinity) - 1 ? Math.round(s.lastPass * 1.15) : undefined;
+        if (rate === undefined || rate > MAX_RATE) continue;
+        const { r, cpuPct } = await step(s.target, rate, stepMs);
+        const pass = sustained(r);
+        s.steps.push({ rate, pass, p50: r.latency.p50, p99: r.latency.p99, failed: r.failed + r.dropped + r.timedOut, failures: r.failures, throughput: r.throughput, cpuPct });
+        ctx.log(`  create ${s.target.name} @${rate}/s (recheck): p50 ${r.latency.p50} p99 ${r.latency.p99} ms, cpu ${cpuPct}% -> ${pass ? "pass" : "miss"}`);
+        if (pass) s.lastPass = Math.max(s.lastPass, rate);
+        await pause();
+      }
+    }
+    const [sysSearch, baseSearch] = searches as [Search, Search];
+
+    // p50/p99 at 50% of each side's own max, interleaved twice.
+    const half = (s: Search) => Math.max(1, Math.round(s.lastPass / 2));
+    const halfRuns: Record<string, OpenModelResult[]> = { system: [], baseline: [] };
+    for (let i = 0; i < 2; i++) {
+      for (const s of i === 0 ? searches : [...searches].reverse()) {
+        const { r } = await step(s.target, half(s), ctx.quick ? 2000 : 5000);
+        halfRuns[s.target.name]!.push(r);
+        await pause();
+      }
+    }
+    const merged = (name: string) => {
+      const runs = halfRuns[name]!;
+      const samples = runs.flatMap((r) => [...r.samples, ...Array<number>(r.intended - r.ok).fill(Infinity)]);
+      return percentiles(samples);
+    };
+    const sysHalf = merged("system");
+    const baseHalf = merged("baseline");
+    const ratio = baseSearch.lastPass > 0 ? sysSearch.lastPass / baseSearch.lastPass : NaN;
+
+    return {
+      id: "create",
+      title: "1. Create (3 signers, two 100 KB PDFs)",
+      method: [
+        "Gateway in production mode (JWT auth, full payload validation, staged + committed content-addressed files, one INSERT of the creation job, one BullMQ job); workers not running.",
+        "Baseline: express + multer, stream-hash-write files, JSON.parse, one pg INSERT, one BullMQ job (bench/baselines/create-server.ts).",
+        `Open-model steps of ${stepMs / 1000} s; ramp x${GROWTH} from ${START_RATE}/s, then bisection; system and baseline steps interleaved.`,
+        "Every request uploads two different 100 KB PDFs (fresh nonce per file, so content addressing cannot deduplicate).",
+      ],
+      checks: [
+        check("create.ratio", "Create throughput vs baseline (max rate with p99 < 100 ms)", ratio, "x", ">= 0.8 x baseline", ratio >= 0.8,
+          `system ${sysSearch.lastPass}/s, baseline ${baseSearch.lastPass}/s`),
+      ],
+      chart: [
+        { group: "1. create @50% of max", label: `system @${half(sysSearch)}/s`, latency: sysHalf },
+        { group: "1. create @50% of max", label: `baseline @${half(baseSearch)}/s`, latency: baseHalf },
+      ],
+      data: {
+        maxSustained: { system: sysSearch.lastPass, baseline: baseSearch.lastPass, ratio: round(ratio, 3) },
+        atHalf: { system: { rate: half(sysSearch), latency: sysHalf, runs: halfRuns.system!.map(summarize) }, baseline: { rate: half(baseSearch), latency: baseHalf, runs: halfRuns.baseline!.map(summarize) } },
+        steps: { system: sysSearch.steps, baseline: baseSearch.steps },
+      },
+      notes: [],
+      wallMs: Math.round(performance.now() - started),
+    };
+  } finally {
+    await Promise.all([system.proc.stop(), baseline.proc.stop()]);
+  }
+}

@@ -1,0 +1,221 @@
+import path from "node:path";
+import { buildEventBody } from "@esign/webhooks";
+import { runOpenModel } from "../load/open-model";
+import { BENCH_EVENT_TYPE, createSubscriptions, EventEmitter, type BenchSubscription } from "../support/events";
+import { GotLoop } from "../support/got-baseline";
+import { cpuMs } from "../support/proc";
+import { Receiver, type ReceiverDump } from "../support/receiver";
+import { startBenchService, type BenchProcess } from "../support/services";
+import { median, percentiles, round, type Percentiles } from "../support/stats";
+import { createWorld, type World } from "../support/world";
+import { check, type BenchContext, type ScenarioResult } from "./types";
+
+/*
+ * 3. Dispatch. Each event fans out to 5 subscriptions on a local receiver (its own process).
+ *   Throughput: a burst of events committed at once; deliveries/s = deliveries / (first emit ->
+ *   last arrival). Baseline: got loop, same signed bodies, same concurrency and keep-alive pool.
+ *   Latency: open model at a fixed event rate; per delivery, event COMMIT -> arrival at the
+ *   receiver (relay wake-up by NOTIFY, events queue, fan-out, deliveries queue, sign, POST).
+ *   Baseline latency: the got loop at the same delivery rate, intended send -> arrival.
+ *
+ * Address policy: production refuses loopback endpoints (SSRF guard) and WEBHOOK_ALLOW_PRIVATE
+ * cannot be true in production, so THIS dispatcher runs with NODE_ENV=development (the production
+ * secrets and JSON logs are still given explicitly). In the dispatcher, the mode only selects the
+ * address policy; with a literal 127.0.0.1 endpoint production would do one BlockList check more.
+ */
+
+const SUBSCRIPTIONS = 5;
+const CONCURRENCY = 50; // WEBHOOK_CONCURRENCY default
+const LATENCY_RATE = 500; // events/s
+/** A rate the dispatcher can sustain here, to show its latency below saturation. */
+const CONTEXT_RATE = 50; // events/s
+const P99_LIMIT_MS = 100;
+
+async function startDispatcher(ctx: BenchContext, world: World): Promise<BenchProcess> {
+  return startBenchService("webhook-dispatcher", {
+    env: world.env({ NODE_ENV: "development" }),
+    cpuProfDir: ctx.profile.has("webhook-dispatcher") ? path.join(ctx.profDir, `webhook-dispatcher-${world.name}`) : undefined,
+  });
+}
+
+export async function dispatchScenario(ctx: BenchContext): Promise<ScenarioResult> {
+  const started = performance.now();
+  const world = await createWorld(ctx.run, "dispatch");
+  const receiver = await Receiver.start();
+  const customer = await world.customer();
+  const subs: BenchSubscription[] = await createSubscriptions(
+    world.databaseUrl,
+    customer,
+    ctx.run.secrets.ENCRYPTION_KEY,
+    Array.from({ length: SUBSCRIPTIONS }, (_, i) => ({ path: `/s/${i}`, url: receiver.url(`/s/${i}`) })),
+  );
+  await receiver.configure(200, Object.fromEntries(subs.map((s) => [s.path, s.secret])));
+  const emitter = new EventEmitter(world.databaseUrl);
+  const dispatcher = await startDispatcher(ctx, world);
+  const gotLoop = await GotLoop.start(ctx.profile.has("baseline") ? path.join(ctx.profDir, "got-loop") : undefined);
+  const verified = { ok: 0, failed: 0 };
+  const collect = async (): Promise<ReceiverDump> => {
+    const d = await receiver.dump(true);
+    verified.ok += d.verifiedOk;
+    verified.failed += d.verifiedFailed;
+    return d;
+  };
+
+  /** Bodies of real events of this world, to give the got loop exactly what the dispatcher sends. */
+  const bodiesOf = async (ids: string[]) => {
+    const rows = await world.db.event.findMany({ where: { id: { in: ids } } });
+    return rows.map((e) => ({ id: e.id, type: e.eventType, body: buildEventBody(e) }));
+  };
+
+  const systemBurst = async (events: number) => {
+    await collect();
+    const c0 = cpuMs(dispatcher.pid);
+    const t0 = performance.timeOrigin + performance.now();
+    const emitted = await Promise.all(Array.from({ length: events }, () => emitter.emit(customer.customerId)));
+    const expected = events * SUBSCRIPTIONS;
+    const got = await receiver.waitFor(expected, 120_000);
+    const d = await collect();
+    const last = Math.max(...d.at);
+    const cpu = round(((cpuMs(dispatcher.pid) - c0) / (last - t0)) * 100, 1);
+    return { deliveries: got, expected, seconds: round((last - t0) / 1000, 3), perSecond: round(got / ((last - t0) / 1000), 1), dispatcherCpuPercent: cpu, ids: emitted.map((e) => e.id) };
+  };
+
+  const baselineBurst = async (events: { id: string; type: string; body: string }[]) => {
+    await collect();
+    const done = await gotLoop.run({ cmd: "burst", events, subscriptions: subs.map((s) => ({ url: s.url, secret: s.secret })), concurrency: CONCURRENCY });
+    const d = await collect();
+    const last = Math.max(...d.at);
+    return { deliveries: done.ok, expected: events.length * SUBSCRIPTIONS, seconds: round((last - done.startedAt) / 1000, 3), perSecond: round(done.ok / ((last - done.startedAt) / 1000), 1) };
+  };
+
+  const systemAtRate = async (rate: number, durationMs: number, drainMs: number) => {
+    await collect();
+    const committed = new Map<string, { committedAt: number; intended: number }>();
+    const c0 = cpuMs(dispatcher.pid);
+    const t0 = performance.now();
+    const emit = await runOpenModel({
+      rate,
+      durationMs,
+      fire: async (_i, intended) => {
+        const e = await emitter.emit(customer.customerId);
+        committed.set(e.id, { committedAt: e.committedAt, intended });
+        return { ok: true };
+      },
+    });
+    const expected = committed.size * SUBSCRIPTIONS;
+    await receiver.waitFor(expected, drainMs);
+    const wall = performance.now() - t0;
+    const d = await collect();
+    const fromCommit: number[] = [];
+    const fromIntended: number[] = [];
+    d.ids.forEach((id, i) => {
+      const e = committed.get(id);
+      if (!e) return;
+      fromCommit.push(d.at[i]! - e.committedAt);
+      fromIntended.push(d.at[i]! - e.intended);
+    });
+    const missing = expected - fromCommit.length + (emit.intended - committed.size) * SUBSCRIPTIONS;
+    for (let i = 0; i < missing; i++) {
+      fromCommit.push(Infinity);
+      fromIntended.push(Infinity);
+    }
+    return {
+      rate,
+      deliveriesPerSecond: rate * SUBSCRIPTIONS,
+      events: committed.size,
+      delivered: d.ids.length,
+      missing,
+      commitToReceiver: percentiles(fromCommit),
+      intendedToReceiver: percentiles(fromIntended),
+      emitLag: emit.latency,
+      dispatcherCpuPercent: round(((cpuMs(dispatcher.pid) - c0) / wall) * 100, 1),
+    };
+  };
+
+  const baselineAtRate = async (events: { id: string; type: string; body: string }[], deliveriesPerSecond: number, durationMs: number) => {
+    await collect();
+    const done = await gotLoop.run({
+      cmd: "rate",
+      events,
+      subscriptions: subs.map((s) => ({ url: s.url, secret: s.secret })),
+      concurrency: CONCURRENCY,
+      rate: deliveriesPerSecond,
+      durationMs,
+    });
+    const d = await collect();
+    const lat = d.at.map((at, i) => at - d.intended[i]!).filter((v) => Number.isFinite(v));
+    for (let i = 0; i < done.failed; i++) lat.push(Infinity);
+    return { deliveriesPerSecond, delivered: done.ok, failed: done.failed, intendedToReceiver: percentiles(lat) };
+  };
+
+  try {
+    // Warm-up both paths.
+    const warm = await systemBurst(ctx.quick ? 40 : 100);
+    await baselineBurst(await bodiesOf(warm.ids));
+
+    const burstEvents = ctx.quick ? 100 : 300;
+    const bursts: { system: Awaited<ReturnType<typeof systemBurst>>[]; baseline: Awaited<ReturnType<typeof baselineBurst>>[] } = { system: [], baseline: [] };
+    // S B B S: the order cancels a drifting background load.
+    for (const who of ["system", "baseline", "baseline", "system"] as const) {
+      if (who === "system") {
+        const r = await systemBurst(burstEvents);
+        bursts.system.push(r);
+        ctx.log(`  dispatch burst system: ${r.deliveries}/${r.expected} in ${r.seconds} s = ${r.perSecond}/s (dispatcher cpu ${r.dispatcherCpuPercent}%)`);
+      } else {
+        const ids = bursts.system[0]?.ids ?? warm.ids;
+        const r = await baselineBurst(await bodiesOf(ids));
+        bursts.baseline.push(r);
+        ctx.log(`  dispatch burst baseline: ${r.deliveries}/${r.expected} in ${r.seconds} s = ${r.perSecond}/s`);
+      }
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const sysRate = median(bursts.system.map((b) => b.perSecond));
+    const baseRate = median(bursts.baseline.map((b) => b.perSecond));
+    const ratio = sysRate / baseRate;
+
+    const durationMs = ctx.quick ? 3000 : 6000;
+    const bodies = await bodiesOf(bursts.system[0]!.ids);
+    const baseLat = await baselineAtRate(bodies, LATENCY_RATE * SUBSCRIPTIONS, durationMs);
+    ctx.log(`  baseline @${LATENCY_RATE * SUBSCRIPTIONS} deliveries/s: p50 ${baseLat.intendedToReceiver.p50} p99 ${baseLat.intendedToReceiver.p99} ms`);
+    // Context: a rate below saturation, to show the latency when the dispatcher keeps up.
+    const low = await systemAtRate(CONTEXT_RATE, durationMs, 30_000);
+    ctx.log(`  dispatch @${CONTEXT_RATE} events/s: commit->receiver p50 ${low.commitToReceiver.p50} p99 ${low.commitToReceiver.p99} ms, undelivered ${low.missing}`);
+    // Last: if the dispatcher cannot keep up, its backlog must not spill into another measurement.
+    const lat = await systemAtRate(LATENCY_RATE, durationMs, 20_000);
+    ctx.log(`  dispatch @${LATENCY_RATE} events/s: commit->receiver p50 ${lat.commitToReceiver.p50} p99 ${lat.commitToReceiver.p99} ms, undelivered ${lat.missing}, dispatcher cpu ${lat.dispatcherCpuPercent}%`);
+
+    const p99: Percentiles = lat.commitToReceiver;
+    return {
+      id: "dispatch",
+      title: `3. Dispatch (events x ${SUBSCRIPTIONS} subscriptions)`,
+      method: [
+        "webhook-dispatcher (outbox relay woken by NOTIFY, fan-out, signed got deliveries) against a receiver in its own process that verifies every signature.",
+        "Dispatcher runs with NODE_ENV=development for the address policy only (production refuses 127.0.0.1 and forbids WEBHOOK_ALLOW_PRIVATE); secrets, JSON logs, pool and concurrency are the production ones.",
+        `Throughput: ${burstEvents} events (${burstEvents * SUBSCRIPTIONS} deliveries) committed at once, first emit -> last arrival; order system, baseline, baseline, system; medians.`,
+        `Baseline: got loop in its own process, same signed bodies, concurrency ${CONCURRENCY}, same keep-alive agent settings (bench/baselines/got-loop.ts).`,
+        `Latency: open model, ${LATENCY_RATE} events/s for ${durationMs / 1000} s; per delivery, event commit -> receiver arrival (undelivered count as infinite).`,
+      ],
+      checks: [
+        check("dispatch.ratio", "Dispatch throughput vs got baseline", ratio, "x", ">= 0.6 x baseline", ratio >= 0.6, `system ${sysRate}/s, baseline ${baseRate}/s`),
+        check("dispatch.rate", "Dispatch throughput", sysRate, "deliveries/s", ">= 1500 deliveries/s", sysRate >= 1500),
+        check("dispatch.p99", `Event commit -> receiver p99 @${LATENCY_RATE} events/s`, p99.p99, "ms", `< ${P99_LIMIT_MS} ms`, p99.p99 < P99_LIMIT_MS,
+          `p50 ${p99.p50} ms; ${lat.missing} undelivered; baseline p99 ${baseLat.intendedToReceiver.p99} ms; @${CONTEXT_RATE} events/s p99 ${low.commitToReceiver.p99} ms`),
+      ],
+      chart: [
+        { group: `3. event -> receiver @${LATENCY_RATE} ev/s`, label: "system (commit -> receiver)", latency: lat.commitToReceiver },
+        { group: `3. event -> receiver @${LATENCY_RATE} ev/s`, label: "got baseline (send -> receiver)", latency: baseLat.intendedToReceiver },
+        { group: `3. event -> receiver @${LATENCY_RATE} ev/s`, label: `system @${CONTEXT_RATE} ev/s`, latency: low.commitToReceiver },
+      ],
+      data: {
+        throughput: { system: sysRate, baseline: baseRate, ratio: round(ratio, 3), bursts: { system: bursts.system.map(({ ids: _i, ...b }) => b), baseline: bursts.baseline } },
+        latency: { atTarget: lat, baseline: baseLat, atFifth: low },
+        signaturesVerified: verified,
+      },
+      notes: verified.failed > 0 ? [`${verified.failed} deliveries failed signature verification`] : [`all ${verified.ok} deliveries passed signature verification`],
+      wallMs: Math.round(performance.now() - started),
+    };
+  } finally {
+    await dispatcher.stop();
+    await Promise.all([gotLoop.stop(), receiver.stop(), emitter.close()]);
+  }
+}

@@ -1,0 +1,72 @@
+import { readFileSync, writeFileSync } from "node:fs";
+
+/* Process figures straight from Linux's /proc, so the measured service needs no instrumentation. */
+
+const TICKS_PER_SECOND = 100; // USER_HZ; 100 on every Linux that Node supports
+
+/** CPU time (user + system, all threads) the process has used so far, in ms. */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // The command name may contain spaces and parentheses: fields start after the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return ((utime + stime) * 1000) / TICKS_PER_SECOND;
+}
+
+/** Resident set size now (VmRSS) and its peak since start or the last reset (VmHWM), in bytes. */
+export function memory(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN) * 1024;
+  return { rss: kb("VmRSS"), hwm: kb("VmHWM") };
+}
+
+/** Resets VmHWM to the current RSS (Linux >= 4.0); false where the kernel refuses. */
+export function resetPeakRss(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Samples a process's CPU use over a window: share of one core, in percent. */
+export async function cpuPercentOver(pid: number, windowMs: number): Promise<{ percent: number; cpuMs: number; wallMs: number }> {
+  const c0 = cpuMs(pid);
+  const t0 = performance.now();
+  await new Promise((r) => setTimeout(r, windowMs));
+  const used = cpuMs(pid) - c0;
+  const wall = performance.now() - t0;
+  return { percent: Math.round((used / wall) * 10000) / 100, cpuMs: used, wallMs: Math.round(wall) };
+}
+
+/** Polls RSS every `everyMs` until stopped; returns the highest sample (catches peaks VmHWM would too). */
+export function sampleRss(pid: number, everyMs = 5): { stop(): { peak: number; samples: number } } {
+  let peak = 0;
+  let samples = 0;
+  const timer = setInterval(() => {
+    try {
+      const { rss } = memory(pid);
+      samples += 1;
+      if (rss > peak) peak = rss;
+    } catch {
+      // process gone
+    }
+  }, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      return { peak, samples };
+    },
+  };
+}
+
+/** Whole-machine CPU counters (all cores), for noting how busy the shared machine was. */
+export function machineCpu(): { busy: number; total: number } {
+  const line = readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "";
+  const v = line.trim().split(/\s+/).slice(1).map(Number);
+  const idle = (v[3] ?? 0) + (v[4] ?? 0);
+  const total = v.reduce((a, b) => a + b, 0);
+  return { busy: total - idle, total };
+}
