@@ -68,3 +68,17 @@ export function portOf(server: http.Server): number {
 }
 
 export { runChecks };
+
+interface WorkerHealthSettings {
+  HEALTH_PORT?: number;
+  HOST: string;
+  METRICS_ENABLED: boolean;
+  METRICS_TOKEN?: string;
+}
+
+/** A worker's health server as every worker configures it: its port, /readyz checks and /metrics. */
+export function startWorkerHealth(config: WorkerHealthSettings, defaultPort: number, checks: ReadinessChecks): Promise<http.Server> {
+  return startHealthServer(config.HEALTH_PORT ?? defaultPort, config.HOST, checks, {
+    metrics: { enabled: config.METRICS_ENABLED, token: config.METRICS_TOKEN },
+  });
+}

@@ -1,6 +1,6 @@
 export { runService } from "./run-service";
 export type { ServiceContext, RunningService } from "./run-service";
-export { startHealthServer, runChecks } from "./health-server";
+export { startHealthServer, startWorkerHealth, runChecks } from "./health-server";
 export type { ReadinessChecks, HealthServerOptions } from "./health-server";
 export { metricsRegistry, initServiceMetrics, counter, gauge, histogram } from "./metrics/registry";
 export type { MetricSpec } from "./metrics/registry";

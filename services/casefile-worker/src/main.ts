@@ -1,7 +1,7 @@
 import path from "node:path";
 import { createPrisma } from "@esign/db";
 import { Producer, assertNoEviction, createRedis, startWorker } from "@esign/queue";
-import { queueMetrics, runService, startHealthServer } from "@esign/runtime";
+import { queueMetrics, runService, startWorkerHealth } from "@esign/runtime";
 import { LocalFileStorage } from "@esign/storage";
 import type { WorkerContext } from "./context";
 import { createCaseFileJob } from "./jobs/create-casefile.job";
@@ -50,10 +50,10 @@ runService("casefile-worker", async ({ config, logger }) => {
   await queue.upsertJobScheduler("purge-jobs", { every: 3600_000 }, { name: "purge-jobs", data: {} });
   await queue.upsertJobScheduler("requeue-pending", { every: 15_000 }, { name: "requeue-pending", data: {} });
 
-  const health = await startHealthServer(config.HEALTH_PORT ?? DEFAULT_HEALTH_PORT, config.HOST, {
+  const health = await startWorkerHealth(config, DEFAULT_HEALTH_PORT, {
     postgres: () => db.$queryRaw`SELECT 1`,
     redis: () => connection.ping(),
-  }, { metrics: { enabled: config.METRICS_ENABLED, token: config.METRICS_TOKEN } });
+  });
   return {
     async close() {
       await worker.close();

@@ -1,7 +1,7 @@
 import { createPrisma } from "@esign/db";
 import { createMailer } from "@esign/mailer";
 import { Producer, assertNoEviction, createRedis, startWorker } from "@esign/queue";
-import { queueMetrics, runService, startHealthServer } from "@esign/runtime";
+import { queueMetrics, runService, startWorkerHealth } from "@esign/runtime";
 import { LocalFileStorage } from "@esign/storage";
 import { createMailboxGateway } from "./channels/create-mailbox-gateway";
 import type { NotifierContext } from "./context";
@@ -45,10 +45,10 @@ runService("notifier", async ({ config, logger }) => {
     },
   );
 
-  const health = await startHealthServer(config.HEALTH_PORT ?? DEFAULT_HEALTH_PORT, config.HOST, {
+  const health = await startWorkerHealth(config, DEFAULT_HEALTH_PORT, {
     postgres: () => db.$queryRaw`SELECT 1`,
     redis: () => connection.ping(),
-  }, { metrics: { enabled: config.METRICS_ENABLED, token: config.METRICS_TOKEN } });
+  });
   return {
     async close() {
       // The worker first: a job in flight finishes its mail and its commit before anything closes.

@@ -1,6 +1,6 @@
 import { createPrisma } from "@esign/db";
 import { Producer, assertNoEviction, createRedis, startWorker } from "@esign/queue";
-import { queueMetrics, runService, startHealthServer } from "@esign/runtime";
+import { queueMetrics, runService, startWorkerHealth } from "@esign/runtime";
 import type { DispatcherContext } from "./context";
 import { WebhookSender } from "./domain/send-webhook";
 import { deliverWebhookJob } from "./jobs/deliver-webhook.job";
@@ -49,10 +49,10 @@ runService("webhook-dispatcher", async ({ config, logger }) => {
   });
 
   observeWebhookBacklog(db, logger);
-  const health = await startHealthServer(config.HEALTH_PORT ?? DEFAULT_HEALTH_PORT, config.HOST, {
+  const health = await startWorkerHealth(config, DEFAULT_HEALTH_PORT, {
     postgres: () => db.$queryRaw`SELECT 1`,
     redis: () => connection.ping(),
-  }, { metrics: { enabled: config.METRICS_ENABLED, token: config.METRICS_TOKEN } });
+  });
   logger.info("dispatcher ready", {
     ladderScale: config.WEBHOOK_LADDER_SCALE,
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
