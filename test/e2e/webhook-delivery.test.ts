@@ -1,6 +1,6 @@
 import { createApiClient, createUser, type CustomerCredentials } from "@esign/accounts";
 import { verifyWebhook } from "@esign/webhook-verify";
-import { cancelSubscriptionDeliveries, createTestEvent, testEventPayload } from "@esign/webhooks";
+import { cancelSubscriptionDeliveries, createTestEvent, deliverJobId, testEventPayload } from "@esign/webhooks";
 import { getToken, postCreate, TEST_ENCRYPTION_KEY, waitForJob } from "../support/api";
 import { makePdf } from "../support/pdf";
 import { validCaseFile } from "../support/payloads";
@@ -203,6 +203,37 @@ describe("failed attempts", () => {
 
     // Stop the failing ladders (as deleting the subscriptions would).
     for (const id of subs.values()) await cancelSubscriptionDeliveries(world.db, id);
+  });
+});
+
+describe("an event's first attempts", () => {
+  it("are made together in the event's dispatch job and recorded together; a failure continues on its own job", async () => {
+    receiver.on("/batch-fail", () => ({ status: 500 }));
+    const customer = await world.customer();
+    const ok = [];
+    for (let i = 0; i < 4; i++) ok.push(await world.subscribe(customer, receiver.url(`/batch-ok-${i}`)));
+    const failing = await world.subscribe(customer, receiver.url("/batch-fail"));
+    const eventId = await world.emit(customer.customerId);
+
+    const deliveries = await eventually(async () => {
+      const rows = await world.db.webhookDelivery.findMany({ where: { eventId } });
+      return rows.length === 5 && rows.every((d) => d.attempts >= 1) ? rows : undefined;
+    }, 10_000, "five first attempts recorded");
+    for (let i = 0; i < 4; i++) expect(receiver.requests(`/batch-ok-${i}`).map((r) => r.headers["x-event-id"])).toEqual([eventId]);
+    const firsts = await world.attempts({ eventId });
+    const first = firsts.filter((a) => a.attemptNumber === 1);
+    expect(first).toHaveLength(5);
+    // Recorded by one statement after the last answer: one commit time for the five.
+    expect(new Set(first.map((a) => a.createdAt.getTime())).size).toBe(1);
+    const queue = world.producer().queue("webhooks");
+    for (const d of deliveries) expect(await queue.getJob(deliverJobId(d.id, 1))).toBeUndefined();
+    for (const sub of ok) expect(deliveries.find((d) => d.subscriptionId === sub.id)).toMatchObject({ state: "succeeded", attempts: 1 });
+
+    // The failure's ladder runs on webhooks/deliver jobs, one attempt each.
+    const failed = deliveries.find((d) => d.subscriptionId === failing.id)!;
+    await eventually(async () => (await queue.getJob(deliverJobId(failed.id, 2)))?.isCompleted(), 10_000, "attempt 2 ran as its own job");
+    expect(receiver.requests("/batch-fail").length).toBeGreaterThanOrEqual(2);
+    await cancelSubscriptionDeliveries(world.db, failing.id);
   });
 });
 

@@ -25,7 +25,7 @@ runService("webhook-dispatcher", async ({ config, logger }) => {
   const producer = new Producer(connection, config.QUEUE_PREFIX);
   const failFastConnection = createRedis(config.REDIS_URL, "producer");
   const failFastProducer = new Producer(failFastConnection, config.QUEUE_PREFIX);
-  const sender = new WebhookSender({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
+  const sender = new WebhookSender({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, maxInFlight: config.WEBHOOK_CONCURRENCY });
   const ctx: DispatcherContext = { config, logger, db, producer, sender };
 
   const workerOptions = {
@@ -36,8 +36,9 @@ runService("webhook-dispatcher", async ({ config, logger }) => {
     lockDuration: config.QUEUE_LOCK_DURATION_MS,
     stalledInterval: config.QUEUE_STALLED_INTERVAL_MS,
   };
-  const eventsWorker = startWorker("events", { dispatch: (data) => dispatchEventJob(ctx, data) }, { ...workerOptions, concurrency: config.WORKER_CONCURRENCY });
-  // An attempt mostly waits on the network (at most 200 ms + 1 s), hence the higher concurrency.
+  // Both mostly wait on the network (an event job makes its first attempts, each at most 200 ms + 1 s),
+  // hence the higher concurrency; the sender keeps the requests in flight to WEBHOOK_CONCURRENCY.
+  const eventsWorker = startWorker("events", { dispatch: (data) => dispatchEventJob(ctx, data) }, { ...workerOptions, concurrency: config.WEBHOOK_CONCURRENCY });
   const webhooksWorker = startWorker("webhooks", { deliver: (data) => deliverWebhookJob(ctx, data) }, { ...workerOptions, concurrency: config.WEBHOOK_CONCURRENCY });
 
   const relay = new OutboxRelay({ db, databaseUrl: config.DATABASE_URL, producer: failFastProducer, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS });

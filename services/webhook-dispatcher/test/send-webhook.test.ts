@@ -75,6 +75,27 @@ describe("WebhookSender", () => {
     expect(result.durationMs).toBeLessThan(RESPONSE_TIMEOUT_MS + 300);
   });
 
+  it("keeps at most maxInFlight requests open; a queued one starts its clock only when it is sent", async () => {
+    let open = 0;
+    let most = 0;
+    receiver.on("/counted", () => {
+      open += 1;
+      most = Math.max(most, open);
+      setTimeout(() => (open -= 1), 300);
+      return { status: 200, delayMs: 300 };
+    });
+    const limited = new WebhookSender({ allowPrivate: true, maxInFlight: 2 });
+    try {
+      const results = await Promise.all(Array.from({ length: 6 }, () => limited.send(request(receiver.url("/counted")))));
+      expect(most).toBe(2);
+      expect(results.map((r) => r.outcome)).toEqual(Array(6).fill("success"));
+      // Three rounds of 300 ms, yet no request timed out or measured its wait in the queue.
+      for (const r of results) expect(r.durationMs).toBeLessThan(600);
+    } finally {
+      limited.close();
+    }
+  });
+
   it("gives up on a connection not made within 200 ms (connect_timeout)", async () => {
     const listener = await neverAcceptingListener();
     faults.push(listener);

@@ -49,69 +49,102 @@ interface LockedDelivery {
  * disables the subscription and suspends its other pending deliveries, in the same transaction.
  */
 export async function recordAttempt(db: Db, input: AttemptToRecord): Promise<RecordedAttempt> {
-  const recorded = await writeAttempt(db, input);
-  if (recorded.kind !== "duplicate") attemptsRecorded.inc({ outcome: input.result.outcome, cause: input.result.cause });
-  if (recorded.kind === "exhausted" && recorded.disabledAt) subscriptionsDisabled.inc();
-  return recorded;
-}
-
-async function writeAttempt(db: Db, input: AttemptToRecord): Promise<RecordedAttempt> {
-  return (await writeAttemptInOneStatement(db, input)) ?? writeAttemptLocked(db, input);
+  const [recorded] = await recordAttempts(db, [input]);
+  return recorded!;
 }
 
 /**
- * The common cases - a success, or a failure with a retry to schedule - of a delivery still exactly
- * as the attempt read it (pending, attempts = attempt - 1, same ladder step): one autocommitted
- * statement whose UPDATE re-checks that state under the row lock and whose INSERT writes the
- * attempt only if the UPDATE matched. Same rows, same outcome as the locked transaction below, for
- * one round trip and no Prisma (which cost ~4 ms of CPU per attempt here, bench/README.md).
- * Returns undefined whenever the transaction must decide (row changed, ladder exhausted).
+ * Records several attempts (an event's first attempts, made together): the common ones in a single
+ * statement, any other one in its own locked transaction. Results are in the order of `inputs`.
  */
-async function writeAttemptInOneStatement(db: Db, input: AttemptToRecord): Promise<RecordedAttempt | undefined> {
-  const { deliveryId, eventId, subscriptionId, attempt, result, now, expected } = input;
-  if (!expected || expected.state !== DELIVERY_STATE.pending) return undefined;
-  let outcome: RecordedAttempt;
-  let state: string = DELIVERY_STATE.pending;
-  let ladderStep = expected.ladderStep;
-  let nextAttemptAt: Date | null = null;
-  if (result.outcome === "success") {
-    state = DELIVERY_STATE.succeeded;
-    outcome = { kind: "succeeded" };
-  } else {
-    ladderStep += 1;
-    const delay = retryDelayMs(ladderStep, input.ladderScale);
-    if (delay === null) return undefined; // exhausted: disables the subscription, in the transaction
-    nextAttemptAt = new Date(now.getTime() + delay);
-    outcome = { kind: "retry", nextAttempt: attempt + 1, nextAttemptAt };
+export async function recordAttempts(db: Db, inputs: readonly AttemptToRecord[]): Promise<RecordedAttempt[]> {
+  const fast = await writeAttemptsInOneStatement(db, inputs);
+  const recorded: RecordedAttempt[] = [];
+  for (const [i, input] of inputs.entries()) {
+    const outcome = fast[i] ?? (await writeAttemptLocked(db, input));
+    if (outcome.kind !== "duplicate") attemptsRecorded.inc({ outcome: input.result.outcome, cause: input.result.cause });
+    if (outcome.kind === "exhausted" && outcome.disabledAt) subscriptionsDisabled.inc();
+    recorded.push(outcome);
   }
-  const { rowCount } = await sqlPool(db).query(
-    `WITH moved AS (
-       UPDATE "WebhookDelivery"
-          SET state = $2, attempts = $3, "ladderStep" = $4, "lastAttemptAt" = $5, "nextAttemptAt" = $6, "updatedAt" = $5
-        WHERE id = $1 AND state = $7 AND attempts = $3 - 1 AND "ladderStep" = $8
-        RETURNING id)
+  return recorded;
+}
+
+interface PlannedRow {
+  index: number;
+  outcome: RecordedAttempt;
+  state: string;
+  ladderStep: number;
+  nextAttemptAt: Date | null;
+}
+
+/** What the one-statement path would write for an attempt, or undefined when the transaction must decide. */
+function planFastRecord(input: AttemptToRecord, index: number): PlannedRow | undefined {
+  const { attempt, result, now, expected } = input;
+  if (!expected || expected.state !== DELIVERY_STATE.pending) return undefined;
+  if (result.outcome === "success") {
+    return { index, outcome: { kind: "succeeded" }, state: DELIVERY_STATE.succeeded, ladderStep: expected.ladderStep, nextAttemptAt: null };
+  }
+  const ladderStep = expected.ladderStep + 1;
+  const delay = retryDelayMs(ladderStep, input.ladderScale);
+  if (delay === null) return undefined; // exhausted: disables the subscription, in the transaction
+  const nextAttemptAt = new Date(now.getTime() + delay);
+  return { index, outcome: { kind: "retry", nextAttempt: attempt + 1, nextAttemptAt }, state: DELIVERY_STATE.pending, ladderStep, nextAttemptAt };
+}
+
+/**
+ * The common cases - a success, or a failure with a retry to schedule - of deliveries still exactly
+ * as their attempts read them (pending, attempts = attempt - 1, same ladder step): one autocommitted
+ * statement whose UPDATE re-checks that state under the row locks and whose INSERT writes an attempt
+ * only for the rows the UPDATE matched. Same rows, same outcome as the locked transaction below, for
+ * one round trip however many attempts and no Prisma (which cost ~4 ms of CPU per attempt here,
+ * bench/README.md). Returns, by input index, the outcomes it recorded; the others are left to the
+ * transaction (row changed, ladder exhausted).
+ */
+async function writeAttemptsInOneStatement(db: Db, inputs: readonly AttemptToRecord[]): Promise<(RecordedAttempt | undefined)[]> {
+  const planned = inputs.map(planFastRecord).filter((p): p is PlannedRow => p !== undefined);
+  const outcomes: (RecordedAttempt | undefined)[] = inputs.map(() => undefined);
+  if (planned.length === 0) return outcomes;
+  const column = <T>(pick: (input: AttemptToRecord, row: PlannedRow) => T): T[] => planned.map((row) => pick(inputs[row.index]!, row));
+  const { rows } = await sqlPool(db).query<{ deliveryId: string }>(
+    `WITH input AS (
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[], $5::int[], $6::timestamptz[], $7::timestamptz[],
+                            $8::uuid[], $9::uuid[], $10::uuid[], $11::text[], $12::int[], $13::text[], $14::int[])
+         AS t(delivery_id, state, attempt, ladder_step, expected_ladder_step, recorded_at, next_attempt_at,
+              attempt_id, event_id, subscription_id, outcome, http_status, cause, duration_ms)),
+     moved AS (
+       UPDATE "WebhookDelivery" d
+          SET state = i.state, attempts = i.attempt, "ladderStep" = i.ladder_step, "lastAttemptAt" = i.recorded_at,
+              "nextAttemptAt" = i.next_attempt_at, "updatedAt" = i.recorded_at
+         FROM input i
+        WHERE d.id = i.delivery_id AND d.state = $15 AND d.attempts = i.attempt - 1 AND d."ladderStep" = i.expected_ladder_step
+        RETURNING d.id)
      INSERT INTO "WebhookAttempt"
        (id, "deliveryId", "eventId", "subscriptionId", "attemptNumber", outcome, "httpStatus", cause, "durationMs", "nextAttemptAt", "createdAt")
-     SELECT $9::uuid, moved.id, $10::uuid, $11::uuid, $3::int, $12::text, $13::int, $14::text, $15::int, $6::timestamptz, $5::timestamptz FROM moved`,
+     SELECT i.attempt_id, i.delivery_id, i.event_id, i.subscription_id, i.attempt, i.outcome, i.http_status, i.cause, i.duration_ms,
+            i.next_attempt_at, i.recorded_at
+       FROM input i JOIN moved ON moved.id = i.delivery_id
+     RETURNING "deliveryId"`,
     [
-      deliveryId,
-      state,
-      attempt,
-      ladderStep,
-      now,
-      nextAttemptAt,
+      column((i) => i.deliveryId),
+      column((_, r) => r.state),
+      column((i) => i.attempt),
+      column((_, r) => r.ladderStep),
+      column((i) => i.expected!.ladderStep),
+      column((i) => i.now),
+      column((_, r) => r.nextAttemptAt),
+      column(() => randomUUID()),
+      column((i) => i.eventId),
+      column((i) => i.subscriptionId),
+      column((i) => i.result.outcome),
+      column((i) => i.result.httpStatus),
+      column((i) => i.result.cause),
+      column((i) => i.result.durationMs),
       DELIVERY_STATE.pending,
-      expected.ladderStep,
-      randomUUID(),
-      eventId,
-      subscriptionId,
-      result.outcome,
-      result.httpStatus,
-      result.cause,
-      result.durationMs,
     ],
   );
-  return rowCount === 1 ? outcome : undefined;
+  const written = new Set(rows.map((r) => r.deliveryId));
+  for (const row of planned) if (written.has(inputs[row.index]!.deliveryId)) outcomes[row.index] = row.outcome;
+  return outcomes;
 }
 
 function writeAttemptLocked(db: Db, input: AttemptToRecord): Promise<RecordedAttempt> {

@@ -7,6 +7,7 @@ import got from "got";
 import { createGuardedLookup, isBlockedAddress } from "@esign/net-guard";
 import type { AttemptCause, AttemptOutcome } from "@esign/webhooks";
 import { classifyTransportError } from "./classify-error";
+import { InFlightLimit } from "./in-flight-limit";
 
 /** The contract's limits. Never scaled: WEBHOOK_LADDER_SCALE only stretches the gaps between attempts. */
 export const CONNECT_TIMEOUT_MS = 200;
@@ -40,6 +41,8 @@ export interface SenderOptions {
   responseTimeoutMs?: number;
   /** DNS resolver behind the guard; tests inject one to map names to addresses. */
   resolve?: typeof dns.lookup;
+  /** Requests in flight at once (WEBHOOK_CONCURRENCY); more wait their turn before their clock starts. */
+  maxInFlight?: number;
 }
 
 /**
@@ -57,6 +60,7 @@ export class WebhookSender {
   private readonly connectTimeoutMs: number;
   private readonly responseTimeoutMs: number;
   private readonly lookup: ReturnType<typeof createGuardedLookup> | undefined;
+  private readonly inFlight: InFlightLimit | undefined;
 
   constructor(options: SenderOptions) {
     this.allowPrivate = options.allowPrivate;
@@ -64,9 +68,14 @@ export class WebhookSender {
     this.responseTimeoutMs = options.responseTimeoutMs ?? RESPONSE_TIMEOUT_MS;
     // The guard runs on the very address the socket connects to, so DNS rebinding cannot slip past it.
     this.lookup = options.allowPrivate && !options.resolve ? undefined : createGuardedLookup(options.allowPrivate, options.resolve);
+    this.inFlight = options.maxInFlight === undefined ? undefined : new InFlightLimit(options.maxInFlight);
   }
 
   send(request: WebhookRequest): Promise<SendResult> {
+    return this.inFlight ? this.inFlight.run(() => this.sendNow(request)) : this.sendNow(request);
+  }
+
+  private sendNow(request: WebhookRequest): Promise<SendResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const failure = (cause: AttemptCause, detail: string): SendResult => ({ outcome: "failure", cause, httpStatus: null, durationMs: elapsed(), detail });
