@@ -3,7 +3,8 @@
 // <date>.md (summary with pass/short per target) and <date>.svg (latency percentiles).
 // Options: --only create,completed,dispatch,retry,upload   --quick   --profile api-gateway,webhook-dispatcher,...
 //          --keep (keep databases, Redis keys and files)   --out <dir>
-//          --redis-hz <n> (run against a private redis-server with that hz instead of the local one)
+//          --redis local (use the shared local Redis as it is configured, instead of a private
+//          redis-server with the production settings)   --redis-hz <n> (private server, another hz)
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -58,7 +59,9 @@ async function main(): Promise<number> {
 
   await ensurePostgres(run.postgresBase, ROOT);
   const redisHz = arg("redis-hz");
-  const privateRedis = redisHz ? await startPrivateRedis(Number(redisHz)) : undefined;
+  // Redis server settings are part of what is measured (hz decides how late delayed jobs fire), so
+  // by default the bench runs its own redis-server exactly as production is told to run it.
+  const privateRedis = arg("redis") === "local" ? undefined : await startPrivateRedis(redisHz ? Number(redisHz) : undefined);
   if (privateRedis) run.redisUrl = privateRedis.url;
   else await ensureRedis(run.redisUrl, ROOT);
 
@@ -101,7 +104,7 @@ async function main(): Promise<number> {
     startedAt: startedAt.toISOString(),
     wallMs,
     runId: run.id,
-    options: { only, quick, profile: [...ctx.profile], redis: privateRedis ? `private redis-server, hz ${redisHz}` : "local Redis" },
+    options: { only, quick, profile: [...ctx.profile], redis: privateRedis ? `private redis-server (${privateRedis.settings})` : "shared local Redis, as configured" },
     machine: {
       cpus: os.cpus().length,
       cpuModel: os.cpus()[0]?.model ?? "",
@@ -116,8 +119,9 @@ async function main(): Promise<number> {
   };
   mkdirSync(outDir, { recursive: true });
   const date = startedAt.toISOString().slice(0, 10);
-  const full = only.length === Object.keys(SCENARIOS).length && !quick && !privateRedis;
-  const base = full ? date : `${date}-${quick ? "quick-" : ""}${only.join("-")}${privateRedis ? `-redis-hz${redisHz}` : ""}`;
+  const variant = !privateRedis ? "-redis-local" : redisHz ? `-redis-hz${redisHz}` : "";
+  const full = only.length === Object.keys(SCENARIOS).length && !quick && variant === "";
+  const base = full ? date : `${date}-${quick ? "quick-" : ""}${only.join("-")}${variant}`;
   const svgName = `${base}.svg`;
   // Infinity (undelivered, failed) would become null in JSON: keep it readable.
   const json = JSON.stringify(report, (_k, v: unknown) => (typeof v === "number" && !Number.isFinite(v) ? String(v) : v), 2);

@@ -50,22 +50,28 @@ function installHint(target: RedisTarget): string {
   return [
     "Install Redis and start it, then run `pnpm start` again:",
     "  sudo apt-get install -y redis-server",
-    `  redis-server --daemonize yes --port ${target.port} --bind 127.0.0.1 --appendonly yes`,
+    `  redis-server --daemonize yes --port ${target.port} --bind 127.0.0.1 ${REDIS_SERVER_SETTINGS.join(" ")}`,
     "(macOS: brew install redis && brew services start redis)",
   ].join("\n");
 }
 
 /**
- * Starts a private Redis under .data/redis. AOF keeps queued jobs across restarts of the laptop;
- * noeviction is stated because the services refuse any other policy (evicted keys are lost jobs).
+ * The server settings this system wants of Redis, also in docker/compose.yaml and used by the bench:
+ * AOF keeps queued jobs across restarts; noeviction because the services refuse any other policy
+ * (evicted keys are lost jobs); hz 100 because BullMQ's delayed jobs (the webhook retry ladder) wait
+ * on blocking commands whose timeouts Redis only checks hz times a second: 100 ms late at the
+ * default 10, ~10 ms at 100 (bench/README.md, "Retry timing").
  */
+export const REDIS_SERVER_SETTINGS: readonly string[] = ["--appendonly", "yes", "--maxmemory-policy", "noeviction", "--hz", "100"];
+
+/** Starts a private Redis under .data/redis with REDIS_SERVER_SETTINGS. */
 async function startRedis(target: RedisTarget, repoRoot: string): Promise<void> {
   const server = findExecutable("redis-server", ["/usr/sbin", "/usr/local/bin", "/opt/homebrew/bin"]);
   if (!server) throw new UpError(`${target.label} is not running and redis-server is not installed.`, installHint(target));
   const dir = path.join(repoRoot, ".data", "redis");
   mkdirSync(dir, { recursive: true });
-  const args = ["--daemonize", "yes", "--port", String(target.port), "--bind", "127.0.0.1", "--dir", dir, "--appendonly", "yes"];
-  args.push("--maxmemory-policy", "noeviction", "--logfile", path.join(dir, "redis.log"), "--pidfile", path.join(dir, "redis.pid"));
+  const args = ["--daemonize", "yes", "--port", String(target.port), "--bind", "127.0.0.1", "--dir", dir, ...REDIS_SERVER_SETTINGS];
+  args.push("--logfile", path.join(dir, "redis.log"), "--pidfile", path.join(dir, "redis.pid"));
   if (target.password) args.push("--requirepass", target.password);
   step(`starting ${server} ${args.filter((a) => a !== target.password).join(" ")}`);
   const result = await runCommand(server, args);
