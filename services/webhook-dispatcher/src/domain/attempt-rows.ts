@@ -26,24 +26,63 @@ export interface AttemptRow {
  * One statement on Prisma's own pool: through Prisma these were three queries costing ~4 ms of CPU
  * per delivery (bench/README.md).
  */
-const SELECT_ATTEMPTS = `
-  SELECT d.id AS "deliveryId", d."eventId", d.state, d.attempts, d."ladderStep", d."nextAttemptAt",
-         s.id AS "subscriptionId", s.endpoint, s."secretEnc", s."isActive", s."deletedAt",
-         e.id AS "eventRowId", e.topic, e."eventType", e.payload, e."occurredAt"
-    FROM "WebhookDelivery" d
-    JOIN "WebhookSubscription" s ON s.id = d."subscriptionId"
-    LEFT JOIN "Event" e ON e.id = d."eventId"`;
+const ATTEMPT_COLUMNS = `
+  d.id AS "deliveryId", d."eventId", d.state, d.attempts, d."ladderStep", d."nextAttemptAt",
+  s.id AS "subscriptionId", s.endpoint, s."secretEnc", s."isActive", s."deletedAt",
+  e.id AS "eventRowId", e.topic, e."eventType", e.payload, e."occurredAt"`;
 
 export async function loadAttempt(ctx: DispatcherContext, deliveryId: string): Promise<AttemptRow | undefined> {
-  const { rows } = await sqlPool(ctx.db).query<AttemptRow>(`${SELECT_ATTEMPTS} WHERE d.id = $1`, [deliveryId]);
+  const { rows } = await sqlPool(ctx.db).query<AttemptRow>(
+    `SELECT ${ATTEMPT_COLUMNS}
+       FROM "WebhookDelivery" d
+       JOIN "WebhookSubscription" s ON s.id = d."subscriptionId"
+       LEFT JOIN "Event" e ON e.id = d."eventId"
+      WHERE d.id = $1`,
+    [deliveryId],
+  );
   return rows[0];
 }
 
-/** The event's deliveries that are still pending, oldest subscription first (a stable order for the logs). */
-export async function loadPendingAttemptsOfEvent(ctx: DispatcherContext, eventId: string, pendingState: string): Promise<AttemptRow[]> {
-  const { rows } = await sqlPool(ctx.db).query<AttemptRow>(`${SELECT_ATTEMPTS} WHERE d."eventId" = $1 AND d.state = $2 ORDER BY d."createdAt", d.id`, [
-    eventId,
-    pendingState,
-  ]);
-  return rows;
+export interface FannedOutEvent {
+  eventType: string;
+  /** The event's pending deliveries, new and earlier ones, oldest first. */
+  pending: AttemptRow[];
+}
+
+/**
+ * Fans an event out and reads back what its attempts need, in one statement: the customer's active,
+ * undeleted subscriptions holding the event type (events of every user of the account), or only the
+ * target of a test event, each get a delivery (the unique (eventId, subscriptionId) keeps one on a
+ * second run); the new rows come from the INSERT, the ones an earlier run made from the table (a
+ * statement does not see its own inserts). undefined when the event row is gone.
+ */
+export async function fanOutAndLoad(ctx: DispatcherContext, eventId: string, pendingState: string, now: Date): Promise<FannedOutEvent | undefined> {
+  const { rows } = await sqlPool(ctx.db).query<AttemptRow | (Partial<AttemptRow> & { eventType: string; deliveryId: null })>(
+    `WITH e AS (
+       SELECT id, "customerId", topic, "eventType", payload, "occurredAt", "targetSubscriptionId" FROM "Event" WHERE id = $1),
+     matching AS (
+       SELECT s.id FROM "WebhookSubscription" s JOIN e ON s."customerId" = e."customerId"
+        WHERE s."isActive" AND s."deletedAt" IS NULL
+          AND CASE WHEN e."targetSubscriptionId" IS NOT NULL THEN s.id = e."targetSubscriptionId"
+                   ELSE s."eventTypes" @> ARRAY[e."eventType"] END),
+     created AS (
+       INSERT INTO "WebhookDelivery" (id, "eventId", "subscriptionId", state, "nextAttemptAt", "createdAt", "updatedAt")
+       SELECT gen_random_uuid(), $1::uuid, matching.id, $2::text, $3::timestamptz, $3::timestamptz, $3::timestamptz FROM matching
+       ON CONFLICT ("eventId", "subscriptionId") DO NOTHING
+       RETURNING id, "eventId", state, attempts, "ladderStep", "nextAttemptAt", "subscriptionId", "createdAt"),
+     d AS (
+       SELECT * FROM created
+       UNION ALL
+       SELECT id, "eventId", state, attempts, "ladderStep", "nextAttemptAt", "subscriptionId", "createdAt"
+         FROM "WebhookDelivery" WHERE "eventId" = $1 AND state = $2)
+     SELECT ${ATTEMPT_COLUMNS}
+       FROM e
+       LEFT JOIN d ON true
+       LEFT JOIN "WebhookSubscription" s ON s.id = d."subscriptionId"
+      ORDER BY d."createdAt", d.id`,
+    [eventId, pendingState, now],
+  );
+  const first = rows[0];
+  if (!first) return undefined;
+  return { eventType: first.eventType, pending: rows.filter((r): r is AttemptRow => r.deliveryId !== null) };
 }
