@@ -4,7 +4,7 @@ import { signDelivery } from "@esign/webhook-verify";
 import { buildEventBody, DELIVERY_STATE, scheduleAttempt, subscriptionDisabledJobId, type DeliveryState } from "@esign/webhooks";
 import type { DispatcherContext } from "../context";
 import { loadAttempt, type AttemptRow } from "./attempt-rows";
-import { recordAttempts, type RecordedAttempt } from "./record-attempt";
+import { recordAttempt, type RecordedAttempt } from "./record-attempt";
 import type { SendResult, WebhookRequest } from "./send-webhook";
 
 /** Stops a delivery that may no longer be attempted; only a pending one changes. */
@@ -98,8 +98,8 @@ async function followUp(ctx: DispatcherContext, prepared: PreparedAttempt, resul
 }
 
 /**
- * Makes the given attempts together: the POSTs concurrently, their records in one statement once the
- * last has answered (at most the contract's 200 ms + 1 s later), then each follow-up. An event's
+ * Makes the given attempts (of one event) together: the POSTs concurrently, their records in one
+ * statement once the last has answered (at most the contract's 200 ms + 1 s later), then each follow-up. An event's
  * first attempts go this way (one job, one read, one write for all its subscriptions); a retry is a
  * batch of one. Duplicates are harmless: two runs racing may both POST (at-least-once, same
  * X-Event-Id) but only one of them is recorded.
@@ -111,9 +111,9 @@ export async function attemptDeliveries(ctx: DispatcherContext, items: readonly 
   if (prepared.length === 0) return;
   const results = await Promise.all(prepared.map((p) => ctx.sender.send(p.request)));
   const now = new Date();
-  const recorded = await recordAttempts(
-    ctx.db,
-    prepared.map((p, i) => ({
+  const recorded = await Promise.all(
+    prepared.map((p, i) =>
+      recordAttempt(ctx.db, {
       deliveryId: p.row.deliveryId,
       eventId: p.row.eventId,
       subscriptionId: p.row.subscriptionId,
@@ -121,9 +121,10 @@ export async function attemptDeliveries(ctx: DispatcherContext, items: readonly 
       result: results[i]!,
       now,
       ladderScale: ctx.config.WEBHOOK_LADDER_SCALE,
-      // What this attempt was decided on: the record takes the one-statement path while it still holds.
-      expected: { state: p.row.state, ladderStep: p.row.ladderStep },
-    })),
+        // What this attempt was decided on: the record takes the one-statement path while it still holds.
+        expected: { state: p.row.state, ladderStep: p.row.ladderStep },
+      }),
+    ),
   );
   const inBatch = prepared.length > 1;
   if (inBatch) {

@@ -1,5 +1,6 @@
-import { sqlPool, type Prisma } from "@esign/db";
+import { sqlPool, type Db, type Prisma } from "@esign/db";
 import type { DispatcherContext } from "../context";
+import { Coalescer } from "./coalesce";
 
 /** Everything an attempt needs: the delivery, its subscription and its event. */
 export interface AttemptRow {
@@ -31,16 +32,29 @@ const ATTEMPT_COLUMNS = `
   s.id AS "subscriptionId", s.endpoint, s."secretEnc", s."isActive", s."deletedAt",
   e.id AS "eventRowId", e.topic, e."eventType", e.payload, e."occurredAt"`;
 
-export async function loadAttempt(ctx: DispatcherContext, deliveryId: string): Promise<AttemptRow | undefined> {
-  const { rows } = await sqlPool(ctx.db).query<AttemptRow>(
+const loaders = new WeakMap<Db, Coalescer<string, AttemptRow | undefined>>();
+
+/** One delivery's attempt row; the loads of one event-loop turn (concurrent retries) share one statement. */
+export function loadAttempt(ctx: DispatcherContext, deliveryId: string): Promise<AttemptRow | undefined> {
+  let loader = loaders.get(ctx.db);
+  if (!loader) {
+    loader = new Coalescer((ids) => loadAttempts(ctx.db, ids));
+    loaders.set(ctx.db, loader);
+  }
+  return loader.call(deliveryId);
+}
+
+async function loadAttempts(db: Db, deliveryIds: readonly string[]): Promise<(AttemptRow | undefined)[]> {
+  const { rows } = await sqlPool(db).query<AttemptRow>(
     `SELECT ${ATTEMPT_COLUMNS}
        FROM "WebhookDelivery" d
        JOIN "WebhookSubscription" s ON s.id = d."subscriptionId"
        LEFT JOIN "Event" e ON e.id = d."eventId"
-      WHERE d.id = $1`,
-    [deliveryId],
+      WHERE d.id = ANY($1::uuid[])`,
+    [deliveryIds],
   );
-  return rows[0];
+  const byId = new Map(rows.map((r) => [r.deliveryId, r]));
+  return deliveryIds.map((id) => byId.get(id));
 }
 
 export interface FannedOutEvent {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sqlPool, type Db } from "@esign/db";
 import { counter } from "@esign/runtime";
 import { DELIVERY_STATE, retryDelayMs } from "@esign/webhooks";
+import { Coalescer } from "./coalesce";
 import type { SendResult } from "./send-webhook";
 
 export interface AttemptToRecord {
@@ -43,14 +44,21 @@ interface LockedDelivery {
   ladderStep: number;
 }
 
+const recorders = new WeakMap<Db, Coalescer<AttemptToRecord, RecordedAttempt>>();
+
 /**
- * Writes the attempt row and moves the delivery along its ladder in one transaction, under a row
- * lock on the delivery: two runs of the same attempt cannot both count. The 36th failure also
- * disables the subscription and suspends its other pending deliveries, in the same transaction.
+ * Writes the attempt row and moves the delivery along its ladder, atomically: two runs of the same
+ * attempt cannot both count. The 36th failure also disables the subscription and suspends its other
+ * pending deliveries, in the same transaction. Calls made in the same event-loop turn (an event's
+ * first attempts, concurrent retries) are recorded together by recordAttempts.
  */
-export async function recordAttempt(db: Db, input: AttemptToRecord): Promise<RecordedAttempt> {
-  const [recorded] = await recordAttempts(db, [input]);
-  return recorded!;
+export function recordAttempt(db: Db, input: AttemptToRecord): Promise<RecordedAttempt> {
+  let recorder = recorders.get(db);
+  if (!recorder) {
+    recorder = new Coalescer((inputs) => recordAttempts(db, inputs));
+    recorders.set(db, recorder);
+  }
+  return recorder.call(input);
 }
 
 /**
@@ -101,7 +109,12 @@ function planFastRecord(input: AttemptToRecord, index: number): PlannedRow | und
  * transaction (row changed, ladder exhausted).
  */
 async function writeAttemptsInOneStatement(db: Db, inputs: readonly AttemptToRecord[]): Promise<(RecordedAttempt | undefined)[]> {
-  const planned = inputs.map(planFastRecord).filter((p): p is PlannedRow => p !== undefined);
+  // A delivery twice in one batch (two copies of a job racing): only the first may take this path;
+  // the UPDATE would match its row once but the INSERT would write both attempts.
+  const seen = new Set<string>();
+  const planned = inputs
+    .map((input, i) => (seen.has(input.deliveryId) ? undefined : (seen.add(input.deliveryId), planFastRecord(input, i))))
+    .filter((p): p is PlannedRow => p !== undefined);
   const outcomes: (RecordedAttempt | undefined)[] = inputs.map(() => undefined);
   if (planned.length === 0) return outcomes;
   const column = <T>(pick: (input: AttemptToRecord, row: PlannedRow) => T): T[] => planned.map((row) => pick(inputs[row.index]!, row));
