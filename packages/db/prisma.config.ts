@@ -1,12 +1,11 @@
-// Prisma CLI config. `engine: "js"` with the pg driver adapter lets `prisma migrate diff` produce
-// migration SQL on machines that cannot download Prisma's native schema engine.
+// Prisma CLI config. Prisma 7 dropped `engine: "js"` / `adapter` here and the datasource `url` from
+// the schema: the URL is only read by CLI commands that connect (migrate, db); `prisma generate`
+// needs no database. No env() helper: it throws when DATABASE_URL is unset, which would break
+// `pnpm install` (postinstall generate) on machines without one.
 import { defineConfig } from "prisma/config";
-import { PrismaPg } from "@prisma/adapter-pg";
 
 export default defineConfig({
-  experimental: { adapter: true },
-  engine: "js",
   schema: "../../prisma/schema.prisma",
-  adapter: async () =>
-    new PrismaPg({ connectionString: process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" }),
+  migrations: { path: "../../prisma/migrations" },
+  datasource: { url: process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" },
 });
