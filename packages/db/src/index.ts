@@ -5,7 +5,7 @@ export type { Db, Tx, SqlPool, SqlClient } from "./create-prisma";
 export { applyMigrations, listMigrations } from "./migrate";
 export { ensureDatabase, dropDatabase, withDatabase } from "./database-admin";
 export { encryptSecret, decryptSecret, sha256Hex, trackingId, parseTrackingId } from "./secrets";
-export { insertEvent, OUTBOX_CHANNEL } from "./outbox";
+export { insertEvent, insertEvents, OUTBOX_CHANNEL } from "./outbox";
 export type { OutboxEvent } from "./outbox";
 export { Prisma } from "./generated/client";
 export type {

@@ -20,8 +20,29 @@ export interface OutboxEvent {
  * only wakes the relay early: a missed one costs latency, never the event.
  */
 export async function insertEvent(tx: Tx, event: OutboxEvent): Promise<string> {
-  const id = randomUUID();
-  await tx.event.create({ data: { id, ...event } });
-  await tx.$executeRaw`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`;
-  return id;
+  const [id] = await insertEvents(tx, [event]);
+  return id!;
+}
+
+/**
+ * Writes several events of one transaction in one statement, with one NOTIFY (PostgreSQL folds
+ * identical notifications of a transaction into one anyway). Their seq follows the array's order.
+ * Through Prisma this was a create plus a raw NOTIFY per event (~2-4 ms of CPU each).
+ */
+export async function insertEvents(tx: Tx, events: readonly OutboxEvent[]): Promise<string[]> {
+  if (events.length === 0) return [];
+  const ids = events.map(() => randomUUID());
+  // WITH ORDINALITY + ORDER BY: seq (BIGSERIAL) is drawn in the order the rows are inserted.
+  await tx.$executeRaw`
+    WITH input AS (
+      SELECT * FROM unnest(${ids}::uuid[], ${events.map((e) => e.customerId)}::int[], ${events.map((e) => e.topic)}::text[],
+                           ${events.map((e) => e.eventType)}::text[], ${events.map((e) => JSON.stringify(e.payload))}::jsonb[],
+                           ${events.map((e) => e.targetSubscriptionId ?? null)}::uuid[])
+        WITH ORDINALITY AS t(id, customer_id, topic, event_type, payload, target_subscription_id, n)),
+    inserted AS (
+      INSERT INTO "Event" (id, "customerId", topic, "eventType", payload, "targetSubscriptionId")
+      SELECT id, customer_id, topic, event_type, payload, target_subscription_id FROM input ORDER BY n
+      RETURNING id)
+    SELECT pg_notify(${OUTBOX_CHANNEL}, '') WHERE EXISTS (SELECT 1 FROM inserted)`;
+  return ids;
 }

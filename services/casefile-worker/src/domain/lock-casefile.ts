@@ -6,7 +6,7 @@ import type { CaseFile, Tx } from "@esign/db";
  * one), so two jobs - or a job and a signer - never decide on the same stale snapshot.
  */
 export async function lockCaseFile(tx: Tx, caseFileId: number): Promise<CaseFile | null> {
-  const locked = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM "CaseFile" WHERE id = ${caseFileId} FOR UPDATE`;
-  if (locked.length === 0) return null;
-  return tx.caseFile.findUnique({ where: { id: caseFileId } });
+  // Lock and read in one statement: the row as locked is the row read (and one query, not two).
+  const locked = await tx.$queryRaw<CaseFile[]>`SELECT * FROM "CaseFile" WHERE id = ${caseFileId} FOR UPDATE`;
+  return locked[0] ?? null;
 }

@@ -78,50 +78,60 @@ export async function persistCaseFile(
     });
   }
 
-  const links: SigningLinkItem[] = [];
-  for (const s of cf.signers) {
-    const signer = await tx.signer.create({
-      data: {
-        caseFileId: caseFile.id,
-        name: s.name,
-        email: s.email ?? null,
-        channel: s.channel,
-        cpr: s.cpr ?? null,
-        cvr: s.cvr ?? null,
-        socialSecurityNumber: s.socialSecurityNumberPlain ?? null,
-        vatin: s.vatin ?? null,
-        role: s.role,
-        onBehalfOf: s.onBehalfOf ?? null,
-        signOrder: s.signOrder ?? 0,
-        ssnType: s.ssnType ?? null,
-        accessControl: s.accessControl ?? false,
-        successUrl: s.successUrl ?? null,
-        failUrl: s.failUrl ?? null,
-        language: s.language ?? null,
-        enableInsecureSigning: s.enableInsecureSigning ?? false,
-        insecureSigningMethods: s.insecureSigningMethods ?? [],
-        secureSigningMethods: resolveSecureMethods(customer, s.secureSigningMethods),
-        storeAsContact: s.storeAsContact ?? false,
-        notification: {
-          emailFormat: s.emailFormat ?? null,
-          emailSubject: s.emailSubject ?? null,
-          emailText: s.emailText ?? null,
-          reminderInterval: s.reminderInterval ?? null,
-          reminderEmailSubject: s.reminderEmailSubject ?? null,
-          reminderEmailText: s.reminderEmailText ?? null,
-          completedEmailSubject: s.completedEmailSubject ?? null,
-          completedEmailText: s.completedEmailText ?? null,
-        },
-        activeAt: fromUnix(s.activeAt),
-        expireAt: fromUnix(s.expireAt),
+  // All signers in one INSERT ... RETURNING (PostgreSQL returns the rows of a multi-row VALUES in
+  // its order; checked below, since the links are matched to signers by position).
+  const signers = await tx.signer.createManyAndReturn({
+    data: cf.signers.map((s) => ({
+      caseFileId: caseFile.id,
+      name: s.name,
+      email: s.email ?? null,
+      channel: s.channel,
+      cpr: s.cpr ?? null,
+      cvr: s.cvr ?? null,
+      socialSecurityNumber: s.socialSecurityNumberPlain ?? null,
+      vatin: s.vatin ?? null,
+      role: s.role,
+      onBehalfOf: s.onBehalfOf ?? null,
+      signOrder: s.signOrder ?? 0,
+      ssnType: s.ssnType ?? null,
+      accessControl: s.accessControl ?? false,
+      successUrl: s.successUrl ?? null,
+      failUrl: s.failUrl ?? null,
+      language: s.language ?? null,
+      enableInsecureSigning: s.enableInsecureSigning ?? false,
+      insecureSigningMethods: s.insecureSigningMethods ?? [],
+      secureSigningMethods: resolveSecureMethods(customer, s.secureSigningMethods),
+      storeAsContact: s.storeAsContact ?? false,
+      notification: {
+        emailFormat: s.emailFormat ?? null,
+        emailSubject: s.emailSubject ?? null,
+        emailText: s.emailText ?? null,
+        reminderInterval: s.reminderInterval ?? null,
+        reminderEmailSubject: s.reminderEmailSubject ?? null,
+        reminderEmailText: s.reminderEmailText ?? null,
+        completedEmailSubject: s.completedEmailSubject ?? null,
+        completedEmailText: s.completedEmailText ?? null,
       },
-    });
+      activeAt: fromUnix(s.activeAt),
+      expireAt: fromUnix(s.expireAt),
+    })),
+    select: { id: true, name: true, role: true },
+  });
+  // Two signers alike in name and role may only swap places, and then each still gets its own link.
+  const inOrder = signers.length === cf.signers.length && signers.every((row, i) => row.name === cf.signers[i]!.name && row.role === cf.signers[i]!.role);
+  if (!inOrder) throw new Error("signers were not returned in the order they were inserted");
+
+  const links: SigningLinkItem[] = [];
+  const linkRows: { signerId: number; tokenHash: string; tokenEnc: string }[] = [];
+  for (const [i, s] of cf.signers.entries()) {
+    const signer = signers[i]!;
     if (cf.activateCaseFile && signableDocumentsFor(cf.documents, s.role).length > 0) {
       const { token, tokenHash } = newSigningToken();
-      await tx.signingLink.create({ data: { signerId: signer.id, tokenHash, tokenEnc: encryptSecret(token, opts.encryptionKey) } });
+      linkRows.push({ signerId: signer.id, tokenHash, tokenEnc: encryptSecret(token, opts.encryptionKey) });
       links.push({ signerId: signer.id, name: signer.name, role: signer.role, signingLink: signingLinkUrl(opts.publicBaseUrl, token) });
     }
   }
+  if (linkRows.length > 0) await tx.signingLink.createMany({ data: linkRows });
 
   const sendNow = cf.activateCaseFile && (sendAt === null || sendAt.getTime() <= opts.now.getTime());
   // sendCaseFile may still decline (expireAt already past): the result reports what really happened.
