@@ -237,6 +237,25 @@ describe("an event's first attempts", () => {
   });
 });
 
+describe("the outbox relay", () => {
+  it("dispatches only events some subscription wants, and relays the others all the same", async () => {
+    const customer = await world.customer();
+    await world.subscribe(customer, receiver.url("/relay-wanted"), ["sign.casefile.completed"]);
+    const unwanted = await world.emit(customer.customerId, { eventType: "sign.casefile.failed", payload: { id: 1, status: 6 } });
+    const wanted = await world.emit(customer.customerId, { eventType: "sign.casefile.completed", payload: { id: 1, status: 5 } });
+    await receiver.waitFor("/relay-wanted", 1);
+    const relayed = await eventually(async () => {
+      const rows = await world.db.event.findMany({ where: { id: { in: [unwanted, wanted] } } });
+      return rows.every((r) => r.relayedAt !== null) && rows;
+    }, 10_000, "both events relayed");
+    expect(relayed).toHaveLength(2);
+    const events = world.producer().queue("events");
+    expect(await events.getJob(unwanted)).toBeUndefined();
+    expect(await events.getJob(wanted)).toBeDefined();
+    expect(await world.db.webhookDelivery.count({ where: { eventId: unwanted } })).toBe(0);
+  });
+});
+
 describe("in production", () => {
   let prod: World;
 

@@ -57,6 +57,16 @@ async function loadAttempts(db: Db, deliveryIds: readonly string[]): Promise<(At
   return deliveryIds.map((id) => byId.get(id));
 }
 
+/**
+ * When subscription `s` gets event `e` (SQL over the aliases s and e): one of the customer's active,
+ * undeleted subscriptions holding the event type - events of every user of the account - or, for a
+ * test event, only its target. The fan-out inserts by it; the relay asks it before dispatching.
+ */
+export const SUBSCRIPTION_MATCHES_EVENT = `
+  s."customerId" = e."customerId" AND s."isActive" AND s."deletedAt" IS NULL
+  AND CASE WHEN e."targetSubscriptionId" IS NOT NULL THEN s.id = e."targetSubscriptionId"
+           ELSE s."eventTypes" @> ARRAY[e."eventType"] END`;
+
 export interface FannedOutEvent {
   eventType: string;
   /** The event's pending deliveries, new and earlier ones, oldest first. */
@@ -64,10 +74,9 @@ export interface FannedOutEvent {
 }
 
 /**
- * Fans an event out and reads back what its attempts need, in one statement: the customer's active,
- * undeleted subscriptions holding the event type (events of every user of the account), or only the
- * target of a test event, each get a delivery (the unique (eventId, subscriptionId) keeps one on a
- * second run); the new rows come from the INSERT, the ones an earlier run made from the table (a
+ * Fans an event out and reads back what its attempts need, in one statement: every subscription
+ * matching it (SUBSCRIPTION_MATCHES_EVENT) gets a delivery (the unique (eventId, subscriptionId)
+ * keeps one on a second run); the new rows come from the INSERT, the ones an earlier run made from the table (a
  * statement does not see its own inserts). undefined when the event row is gone.
  */
 export async function fanOutAndLoad(ctx: DispatcherContext, eventId: string, pendingState: string, now: Date): Promise<FannedOutEvent | undefined> {
@@ -75,10 +84,7 @@ export async function fanOutAndLoad(ctx: DispatcherContext, eventId: string, pen
     `WITH e AS (
        SELECT id, "customerId", topic, "eventType", payload, "occurredAt", "targetSubscriptionId" FROM "Event" WHERE id = $1),
      matching AS (
-       SELECT s.id FROM "WebhookSubscription" s JOIN e ON s."customerId" = e."customerId"
-        WHERE s."isActive" AND s."deletedAt" IS NULL
-          AND CASE WHEN e."targetSubscriptionId" IS NOT NULL THEN s.id = e."targetSubscriptionId"
-                   ELSE s."eventTypes" @> ARRAY[e."eventType"] END),
+       SELECT s.id FROM "WebhookSubscription" s JOIN e ON ${SUBSCRIPTION_MATCHES_EVENT}),
      created AS (
        INSERT INTO "WebhookDelivery" (id, "eventId", "subscriptionId", state, "nextAttemptAt", "createdAt", "updatedAt")
        SELECT gen_random_uuid(), $1::uuid, matching.id, $2::text, $3::timestamptz, $3::timestamptz, $3::timestamptz FROM matching

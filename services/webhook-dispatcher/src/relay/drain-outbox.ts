@@ -1,6 +1,7 @@
 import { sqlPool, withSqlTransaction, type Db } from "@esign/db";
 import type { Producer } from "@esign/queue";
 import { internalJobsFor, type InternalJob, type QueueName } from "@esign/schema";
+import { SUBSCRIPTION_MATCHES_EVENT } from "../domain/attempt-rows";
 
 export const RELAY_BATCH_SIZE = 100;
 /** A drain's transaction is cut (and its row locks released) after this long idle. */
@@ -10,6 +11,8 @@ interface ClaimedEvent {
   id: string;
   eventType: string;
   payload: unknown;
+  /** Whether any subscription matches it now (the fan-out decides which, when it runs). */
+  hasSubscribers: boolean;
 }
 
 /**
@@ -30,7 +33,8 @@ export async function hasUnrelayedEvents(db: Db): Promise<boolean> {
 
 /**
  * Relays one batch of unrelayed events, oldest first: claims them (FOR UPDATE SKIP LOCKED, so
- * replicas take disjoint batches), adds for each its events/dispatch job (job id = event id) and the
+ * replicas take disjoint batches), adds for each its events/dispatch job (job id = event id; only
+ * when some subscription matches it) and the
  * internal reactions of @esign/schema's event routes (signing request, round advance, completion
  * mails; job ids derived from the event id), then marks them relayed, all before the commit.
  * Redis down: an enqueue throws, the transaction rolls back, the rows stay unrelayed for the next
@@ -43,17 +47,22 @@ export async function drainOutboxBatch(db: Db, producer: Producer, batchSize = R
   // the relay drains every few events (bench/README.md).
   return withSqlTransaction(sqlPool(db), async (client) => {
     const { rows: claimed } = await client.query<ClaimedEvent>(
-      `SELECT id, "eventType", payload FROM "Event" WHERE "relayedAt" IS NULL
-        ORDER BY seq
+      `SELECT e.id, e."eventType", e.payload,
+              EXISTS (SELECT 1 FROM "WebhookSubscription" s WHERE ${SUBSCRIPTION_MATCHES_EVENT}) AS "hasSubscribers"
+         FROM "Event" e WHERE e."relayedAt" IS NULL
+        ORDER BY e.seq
         LIMIT $1
-        FOR UPDATE SKIP LOCKED`,
+        FOR UPDATE OF e SKIP LOCKED`,
       [batchSize],
     );
     if (claimed.length === 0) return 0;
     // Sent together: ioredis writes the commands back to back, so a batch costs about one round trip.
+    // An event no subscription wants gets no dispatch job (most events: a job and a fan-out
+    // statement each, ~4 ms of dispatcher CPU, for nothing); a subscription made after this point
+    // is newer than the event, which it would not get from the fan-out either way.
     await Promise.all(
       claimed.flatMap((event) => [
-        producer.enqueue("events", "dispatch", { eventId: event.id }, { jobId: event.id }),
+        ...(event.hasSubscribers ? [producer.enqueue("events", "dispatch", { eventId: event.id }, { jobId: event.id })] : []),
         ...internalJobsFor(event).map((job) => enqueueInternal(producer, job)),
       ]),
     );
