@@ -1,8 +1,10 @@
 import { encryptSecret, type Customer, type Tx } from "@esign/db";
-import { signableDocumentsFor, type SigningLinkItem, type StoredFile, type StoredJobResult, type TCaseFile } from "@esign/schema";
+import { CASEFILE_STATUS, SIGNER_STATUS, signableDocumentsFor, type SigningLinkItem, type StoredFile, type StoredJobResult, type TCaseFile } from "@esign/schema";
 import { resolveSecureMethods } from "./account-checks";
 import { newSigningToken, signingLinkUrl } from "./signing-tokens";
-import { sendCaseFile } from "./send-casefile";
+import type { CreatedSnapshot } from "./schedule-send";
+import { sendCreatedCaseFile } from "./send-casefile";
+import type { RoundSigner } from "./signer-rounds";
 
 const fromUnix = (s: number | null | undefined) => (s === null || s === undefined ? null : new Date(s * 1000));
 
@@ -16,6 +18,8 @@ export interface Persisted {
   caseFileId: number;
   status: number;
   result: StoredJobResult;
+  /** The state committed, for scheduling the case file's delayed jobs without reading it back. */
+  created: CreatedSnapshot;
 }
 
 /**
@@ -133,13 +137,26 @@ export async function persistCaseFile(
   }
   if (linkRows.length > 0) await tx.signingLink.createMany({ data: linkRows });
 
+  const roundSigners: RoundSigner[] = cf.signers.map((s, i) => ({
+    id: signers[i]!.id,
+    signOrder: s.signOrder ?? 0,
+    status: SIGNER_STATUS.new,
+    activeAt: fromUnix(s.activeAt),
+    expireAt: fromUnix(s.expireAt),
+    expiredAt: null,
+  }));
   const sendNow = cf.activateCaseFile && (sendAt === null || sendAt.getTime() <= opts.now.getTime());
-  // sendCaseFile may still decline (expireAt already past): the result reports what really happened.
-  const sent = sendNow && (await sendCaseFile(tx, caseFile.id, opts.now));
-  const status = sent ? 1 : 0;
+  // The send may still decline (expireAt already past): the result reports what really happened.
+  const activated = sendNow ? await sendCreatedCaseFile(tx, caseFile, roundSigners, opts.now) : undefined;
+  const status = activated ? CASEFILE_STATUS.pending : CASEFILE_STATUS.new;
+  const activatedIds = new Set(activated?.map((s) => s.id));
   return {
     caseFileId: caseFile.id,
     status,
     result: { caseFile: { id: caseFile.id, status }, signingLinksEnc: encryptSecret(JSON.stringify(links), opts.encryptionKey) },
+    created: {
+      caseFile: { id: caseFile.id, status, activate: caseFile.activate, expireAt: caseFile.expireAt, sendAt: caseFile.sendAt },
+      signers: roundSigners.map((s) => (activatedIds.has(s.id) ? { ...s, status: SIGNER_STATUS.pending } : s)),
+    },
   };
 }

@@ -2,21 +2,37 @@ import { CASEFILE_STATUS, SIGNER_STATUS } from "@esign/schema";
 import type { WorkerContext } from "../context";
 import { roundSignerSelect } from "./activate-round";
 import { enqueueAt, jobIds } from "./casefile-jobs";
-import { planRound } from "./signer-rounds";
+import { planRound, type RoundSigner } from "./signer-rounds";
+
+/** What the timers of a case file depend on. */
+export interface TimerSnapshot {
+  caseFile: { id: number; status: number; activate: boolean; expireAt: Date | null };
+  /** Needed only while the case file is pending. */
+  signers: RoundSigner[];
+}
+
+async function loadTimerSnapshot(ctx: WorkerContext, caseFileId: number): Promise<TimerSnapshot | undefined> {
+  const caseFile = await ctx.db.caseFile.findUnique({
+    where: { id: caseFileId },
+    select: { id: true, status: true, activate: true, expireAt: true },
+  });
+  if (!caseFile) return undefined;
+  const signers = caseFile.status === CASEFILE_STATUS.pending ? await ctx.db.signer.findMany({ where: { caseFileId }, select: roundSignerSelect }) : [];
+  return { caseFile, signers };
+}
 
 /**
  * Makes sure every delayed job the case file's current state calls for exists: `expire` at the case
  * file's expireAt, `expire-signer` at each unsigned signer's expireAt, `activate-signer` at the
  * activeAt of current-round signers still waiting for it. Called after each committed state change
  * (never inside the transaction: a job must not run before the change it reacts to is visible).
- * Safe to repeat: the ids are deterministic.
+ * Safe to repeat: the ids are deterministic. `known` is the committed state when the caller has it
+ * at hand (a case file it has just created), which spares reading it back.
  */
-export async function scheduleCaseFileTimers(ctx: WorkerContext, caseFileId: number, now: Date = new Date()): Promise<void> {
-  const caseFile = await ctx.db.caseFile.findUnique({
-    where: { id: caseFileId },
-    select: { id: true, status: true, activate: true, expireAt: true },
-  });
-  if (!caseFile) return;
+export async function scheduleCaseFileTimers(ctx: WorkerContext, caseFileId: number, now: Date = new Date(), known?: TimerSnapshot): Promise<void> {
+  const snapshot = known ?? (await loadTimerSnapshot(ctx, caseFileId));
+  if (!snapshot) return;
+  const { caseFile, signers } = snapshot;
   const pending = caseFile.status === CASEFILE_STATUS.pending;
   const awaitingSend = caseFile.status === CASEFILE_STATUS.new && caseFile.activate;
   if (caseFile.expireAt && (pending || awaitingSend)) {
@@ -24,7 +40,6 @@ export async function scheduleCaseFileTimers(ctx: WorkerContext, caseFileId: num
   }
   if (!pending) return;
 
-  const signers = await ctx.db.signer.findMany({ where: { caseFileId }, select: roundSignerSelect });
   for (const s of signers) {
     const unsigned = s.status === SIGNER_STATUS.new || s.status === SIGNER_STATUS.pending;
     if (unsigned && s.expireAt && !s.expiredAt) {

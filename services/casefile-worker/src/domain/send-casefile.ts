@@ -1,6 +1,7 @@
-import type { Tx } from "@esign/db";
+import type { CaseFile, Tx } from "@esign/db";
 import { CASEFILE_STATUS } from "@esign/schema";
 import { activateCurrentRound } from "./activate-round";
+import type { RoundSigner } from "./signer-rounds";
 import { lockCaseFile } from "./lock-casefile";
 
 /**
@@ -11,12 +12,25 @@ import { lockCaseFile } from "./lock-casefile";
  */
 export async function sendCaseFile(tx: Tx, caseFileId: number, now: Date = new Date()): Promise<boolean> {
   const caseFile = await lockCaseFile(tx, caseFileId);
-  if (!caseFile || caseFile.status !== CASEFILE_STATUS.new) return false;
+  if (!caseFile) return false;
+  return (await sendLocked(tx, caseFile, now)) !== undefined;
+}
+
+/**
+ * sendCaseFile for a case file this very transaction has just created with its signers: nobody else
+ * can see it yet, so there is nothing to lock and nothing to read back. Returns the signers it
+ * activated, or undefined when it did not send (expireAt already past).
+ */
+export function sendCreatedCaseFile(tx: Tx, caseFile: CaseFile, signers: readonly RoundSigner[], now: Date): Promise<RoundSigner[] | undefined> {
+  return sendLocked(tx, caseFile, now, signers);
+}
+
+async function sendLocked(tx: Tx, caseFile: CaseFile, now: Date, signers?: readonly RoundSigner[]): Promise<RoundSigner[] | undefined> {
+  if (caseFile.status !== CASEFILE_STATUS.new) return undefined;
   // A send that comes after expireAt (workers down, sendAt close to expireAt) must not mail signers a
   // request that is already void: the expire job finds the case file new-but-activated and expires it.
-  if (caseFile.expireAt && caseFile.expireAt.getTime() <= now.getTime()) return false;
+  if (caseFile.expireAt && caseFile.expireAt.getTime() <= now.getTime()) return undefined;
   const status = CASEFILE_STATUS.pending;
-  await tx.caseFile.update({ where: { id: caseFileId }, data: { status, sentAt: now } });
-  await activateCurrentRound(tx, caseFile, status, now);
-  return true;
+  await tx.caseFile.update({ where: { id: caseFile.id }, data: { status, sentAt: now } });
+  return activateCurrentRound(tx, caseFile, status, now, signers);
 }

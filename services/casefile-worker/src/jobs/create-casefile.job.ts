@@ -52,7 +52,7 @@ export async function createCaseFileJob(ctx: WorkerContext, data: JobData<"casef
     );
     if (persisted) {
       log.info("case file created", { caseFileId: persisted.caseFileId, status: persisted.status });
-      await ensureCreatedScheduled(ctx, id);
+      await ensureCreatedScheduled(ctx, id, persisted.created);
     }
   } catch (err) {
     if (err instanceof AccountCheckFailed) {
