@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { freePort } from "../../test/support/ports";
 
@@ -10,23 +11,20 @@ export type ServiceName = "api-gateway" | "casefile-worker" | "notifier" | "webh
 const LOG_TAIL_BYTES = 64 * 1024;
 
 /**
- * A service process started exactly as the Dockerfile starts it (`node --import tsx <main>`), with
- * only the tail of its output kept (a bench run logs a lot). Optionally under `--cpu-prof`.
+ * A service process started exactly as the Dockerfile starts it (`node --import tsx <main>`), its
+ * output going straight to a log file (as to a log collector in production): piped, every log line
+ * would cost the bench process - which is also the load generator - CPU that the silent baselines
+ * never cause. Optionally under `--cpu-prof`.
  */
 export class BenchProcess {
-  private tail = "";
   private readonly exited: Promise<number | null>;
 
   constructor(
     readonly name: string,
     readonly child: ChildProcess,
     readonly port: number,
+    readonly logFile: string,
   ) {
-    const keep = (d: Buffer) => {
-      this.tail = (this.tail + d.toString()).slice(-LOG_TAIL_BYTES);
-    };
-    child.stdout?.on("data", keep);
-    child.stderr?.on("data", keep);
     this.exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
   }
 
@@ -38,8 +36,18 @@ export class BenchProcess {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  /** The last 64 KB of the output (for errors). */
   get logs(): string {
-    return this.tail;
+    const fd = openSync(this.logFile, "r");
+    try {
+      const size = fstatSync(fd).size;
+      const length = Math.min(size, LOG_TAIL_BYTES);
+      const buf = Buffer.alloc(length);
+      readSync(fd, buf, 0, length, size - length);
+      return buf.toString();
+    } finally {
+      closeSync(fd);
+    }
   }
 
   isRunning(): boolean {
@@ -49,7 +57,7 @@ export class BenchProcess {
   async waitReady(pathname = "/readyz", timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (!this.isRunning()) throw new Error(`${this.name} exited during start:\n${this.tail}`);
+      if (!this.isRunning()) throw new Error(`${this.name} exited during start:\n${this.logs}`);
       try {
         const res = await fetch(`${this.url}${pathname}`);
         if (res.ok) return;
@@ -58,7 +66,7 @@ export class BenchProcess {
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw new Error(`${this.name} not ready after ${timeoutMs} ms:\n${this.tail}`);
+    throw new Error(`${this.name} not ready after ${timeoutMs} ms:\n${this.logs}`);
   }
 
   /** SIGTERM (the services' clean shutdown; --cpu-prof writes its profile then), SIGKILL after a grace. */
@@ -73,6 +81,8 @@ export class BenchProcess {
 
 export interface SpawnOptions {
   env: Record<string, string>;
+  /** Where the output goes: `<name>-<port>.log` in this folder (default: next to STORAGE_DIR, else the temp folder). */
+  logDir?: string;
   /** Write a V8 CPU profile (.cpuprofile) into this folder when the process exits. */
   cpuProfDir?: string;
 }
@@ -83,16 +93,33 @@ function nodeArgs(entry: string, cpuProfDir: string | undefined): string[] {
   return [...prof, "--import", "tsx", entry];
 }
 
+function openLog(name: string, port: number, opts: SpawnOptions): { file: string; fd: number } {
+  const dir = opts.logDir ?? (opts.env.STORAGE_DIR ? path.join(path.dirname(opts.env.STORAGE_DIR), "logs") : path.join(os.tmpdir(), "esign-bench-logs"));
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name}-${port}.log`);
+  return { file, fd: openSync(file, "a") };
+}
+
+/** Spawns with the log file as stdout and stderr; the child keeps its own copy of the descriptor. */
+function spawnLogged(name: string, port: number, args: string[], env: Record<string, string>, opts: SpawnOptions, ipc: boolean): BenchProcess {
+  const log = openLog(name, port, opts);
+  try {
+    const child = spawn(process.execPath, args, {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+      stdio: ipc ? ["ignore", log.fd, log.fd, "ipc"] : ["ignore", log.fd, log.fd],
+    });
+    return new BenchProcess(name, child, port, log.file);
+  } finally {
+    closeSync(log.fd);
+  }
+}
+
 /** Starts one of the four services and waits for its /readyz. */
 export async function startBenchService(name: ServiceName, opts: SpawnOptions): Promise<BenchProcess> {
   const port = await freePort();
   const portEnv = name === "api-gateway" ? { PORT: String(port) } : { HEALTH_PORT: String(port) };
-  const child = spawn(process.execPath, nodeArgs(path.join(REPO_ROOT, "services", name, "src/main.ts"), opts.cpuProfDir), {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...opts.env, ...portEnv },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const proc = new BenchProcess(name, child, port);
+  const proc = spawnLogged(name, port, nodeArgs(path.join(REPO_ROOT, "services", name, "src/main.ts"), opts.cpuProfDir), { ...opts.env, ...portEnv }, opts, false);
   await proc.waitReady();
   return proc;
 }
@@ -100,12 +127,7 @@ export async function startBenchService(name: ServiceName, opts: SpawnOptions): 
 /** Starts a bench-owned script (a baseline server) the same way, on its own port (env PORT). */
 export async function startBenchScript(name: string, script: string, opts: SpawnOptions & { readyPath?: string }): Promise<BenchProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, nodeArgs(path.join(REPO_ROOT, script), opts.cpuProfDir), {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...opts.env, PORT: String(port) },
-    stdio: ["ignore", "pipe", "pipe", "ipc"],
-  });
-  const proc = new BenchProcess(name, child, port);
+  const proc = spawnLogged(name, port, nodeArgs(path.join(REPO_ROOT, script), opts.cpuProfDir), { ...opts.env, PORT: String(port) }, opts, true);
   await proc.waitReady(opts.readyPath ?? "/healthz");
   return proc;
 }
