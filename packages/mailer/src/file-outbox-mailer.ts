@@ -34,7 +34,21 @@ export class FileOutboxMailer implements Mailer {
   // CRLF line ends: .eml files are RFC 5322 messages, and that is what an SMTP server would have received.
   private readonly transport: Mail<StreamTransport.SentMessageInfo> = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" });
 
+  // The folder is made once (again if it disappears): a recursive mkdir per message was a syscall each.
+  private dirReady: Promise<void> | undefined;
+
   constructor(private readonly options: FileOutboxMailerOptions) {}
+
+  private ensureDir(): Promise<void> {
+    this.dirReady ??= mkdir(this.options.dir, { recursive: true }).then(
+      () => undefined,
+      (err: unknown) => {
+        this.dirReady = undefined; // not cached: the next message tries again
+        throw err;
+      },
+    );
+    return this.dirReady;
+  }
 
   get dir(): string {
     return this.options.dir;
@@ -45,7 +59,7 @@ export class FileOutboxMailer implements Mailer {
     const info = await this.transport.sendMail(mail);
     const eml = Buffer.isBuffer(info.message) ? info.message : Buffer.from(String(info.message));
 
-    await mkdir(this.options.dir, { recursive: true });
+    await this.ensureDir();
     // Sortable by time, unique across processes writing to the same folder.
     const base = `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(4).toString("hex")}`;
     const emlFile = path.join(this.options.dir, `${base}.eml`);
@@ -61,7 +75,14 @@ export class FileOutboxMailer implements Mailer {
       attachments: (message.attachments ?? []).map((a) => ({ filename: a.filename, contentType: a.contentType, size: a.content.length })),
     };
     // Written under a temporary name first, so whoever watches the folder never reads half a message.
-    await writeAtomically(emlFile, eml);
+    try {
+      await writeAtomically(emlFile, eml);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+      this.dirReady = undefined; // the folder was removed under us: make it again, once
+      await this.ensureDir();
+      await writeAtomically(emlFile, eml);
+    }
     await writeAtomically(path.join(this.options.dir, `${base}.json`), `${JSON.stringify(summary, null, 2)}\n`);
     this.options.logger?.info("mail written to the outbox", { file: emlFile, recipients: recipients.length });
 

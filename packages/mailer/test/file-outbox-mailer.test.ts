@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { FileOutboxMailer, SmtpMailer, createMailer, type MailerLogger, type OutboxSummary } from "../src";
@@ -68,6 +68,15 @@ describe("FileOutboxMailer", () => {
     expect(files.filter((f) => f.endsWith(".eml"))).toHaveLength(20);
     expect(files.filter((f) => f.endsWith(".json"))).toHaveLength(20);
     expect(files.filter((f) => f.endsWith(".tmp"))).toHaveLength(0);
+  });
+
+  it("makes its folder again when it is removed between messages", async () => {
+    const dir = path.join(tempDir(), "outbox");
+    const mailer = new FileOutboxMailer({ dir, defaultFrom: FROM });
+    await mailer.send({ to: ["a@example.com"], subject: "first", text: "x" });
+    rmSync(dir, { recursive: true });
+    await mailer.send({ to: ["b@example.com"], subject: "second", text: "x" });
+    expect(readdirSync(dir).filter((f) => f.endsWith(".eml"))).toHaveLength(1);
   });
 });
 
