@@ -73,61 +73,63 @@ export async function retryLoadScenario(ctx: BenchContext): Promise<ScenarioResu
   const customer = await world.customer();
   const db = world.db;
 
-  // --- seed: subscriptions, one event, deliveries after 5 failures, their 6th attempt's job.
-  const seedStart = Date.now();
-  const subs = await createSubscriptions(
-    world.databaseUrl,
-    customer,
-    ctx.run.secrets.ENCRYPTION_KEY,
-    Array.from({ length: n }, (_, i) => ({ path: `/r/${i}`, url: receiver.url(`/r/${i}`) })),
-  );
-  const event = await db.event.create({
-    data: { id: randomUUID(), customerId: customer.customerId, topic: "casefile", eventType: BENCH_EVENT_TYPE, payload: { id: 1, status: 7 }, relayedAt: new Date() },
-  });
-  const sql = openSql(world.databaseUrl, 2);
-  const deliveries = subs.map((sub) => ({ id: randomUUID(), sub, due: 0 }));
-  const seededAt = new Date();
-  for (let i = 0; i < deliveries.length; i += 5000) {
-    const chunk = deliveries.slice(i, i + 5000);
-    await sql.query(
-      `INSERT INTO "WebhookDelivery" (id, "eventId", "subscriptionId", state, attempts, "ladderStep", "lastAttemptAt", "updatedAt")
-       SELECT id, $1, sub, $2, $3, $3, $4, $4 FROM unnest($5::uuid[], $6::uuid[]) AS t(id, sub)`,
-      [event.id, DELIVERY_STATE.pending, SEEDED_ATTEMPTS, seededAt, chunk.map((d) => d.id), chunk.map((d) => d.sub.id)],
-    );
-    // The attempt log of those five failures, as recordAttempt writes it.
-    await sql.query(
-      `INSERT INTO "WebhookAttempt" (id, "deliveryId", "eventId", "subscriptionId", "attemptNumber", outcome, "httpStatus", cause, "durationMs", "nextAttemptAt", "createdAt")
-       SELECT gen_random_uuid(), t.id, $1, t.sub, n, 'failure', 500, 'non_2xx', 2, $2, $2
-         FROM unnest($3::uuid[], $4::uuid[]) AS t(id, sub), generate_series(1, $5::int) AS n`,
-      [event.id, seededAt, chunk.map((d) => d.id), chunk.map((d) => d.sub.id), SEEDED_ATTEMPTS],
-    );
-  }
-  // Due times are fixed only now, so that slow seeding cannot eat the quiet window before them.
-  const firstDue = Date.now() + (ctx.quick ? 16_000 : 20_000);
-  deliveries.forEach((d, i) => (d.due = firstDue + Math.round((i * 1000) / RETRY_RATE)));
-  await sql.query(
-    `UPDATE "WebhookDelivery" d SET "nextAttemptAt" = v.due FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, due) WHERE d.id = v.id`,
-    [deliveries.map((d) => d.id), deliveries.map((d) => new Date(d.due))],
-  );
-  await sql.end();
-  const memEmpty = await queueMemory(redis, world.queuePrefix, "webhooks");
-  for (let i = 0; i < deliveries.length; i += 500) {
-    await Promise.all(deliveries.slice(i, i + 500).map((d) => scheduleAttempt(producer, d.id, SEEDED_ATTEMPTS + 1, d.due - Date.now())));
-  }
-  const seedMs = Date.now() - seedStart;
-  const memSeeded = await queueMemory(redis, world.queuePrefix, "webhooks");
-  const seededHash = await delayedJobHashBytes(redis, world.queuePrefix, "webhooks");
-  ctx.log(`  retry: seeded ${n} pending retries in ${seedMs} ms; ${round((memSeeded.totalBytes - memEmpty.totalBytes) / n, 1)} B each`);
-
+  // The dispatcher runs before anything is seeded, as it would in production long before retries
+  // pile up: its boot (module loading, first query compiles, V8 shrinking the start-up heap a few
+  // seconds later) is not the cost of waiting.
   const dispatcher = await startBenchService("webhook-dispatcher", {
     env: world.env({ NODE_ENV: "development", WEBHOOK_LADDER_SCALE: String(LADDER_SCALE) }),
     cpuProfDir: ctx.profile.has("webhook-dispatcher") ? path.join(ctx.profDir, `webhook-dispatcher-${world.name}`) : undefined,
   });
   try {
-    // --- idle window 1: retries seeded, none due yet. Boot settles for 7 s first: module loading,
-    // the first compile of each Prisma query shape and the first sweep (~5 s after boot) are start-up
-    // costs, not the cost of waiting (measured with 2 s: 2.9% against 0.8% between the waves).
-    await new Promise((r) => setTimeout(r, 7000));
+    await new Promise((r) => setTimeout(r, ctx.quick ? 3000 : 8000));
+    // --- seed: subscriptions, one event, deliveries after 5 failures, their 6th attempt's job.
+    const seedStart = Date.now();
+    const subs = await createSubscriptions(
+      world.databaseUrl,
+      customer,
+      ctx.run.secrets.ENCRYPTION_KEY,
+      Array.from({ length: n }, (_, i) => ({ path: `/r/${i}`, url: receiver.url(`/r/${i}`) })),
+    );
+    const event = await db.event.create({
+      data: { id: randomUUID(), customerId: customer.customerId, topic: "casefile", eventType: BENCH_EVENT_TYPE, payload: { id: 1, status: 7 }, relayedAt: new Date() },
+    });
+    const sql = openSql(world.databaseUrl, 2);
+    const deliveries = subs.map((sub) => ({ id: randomUUID(), sub, due: 0 }));
+    const seededAt = new Date();
+    for (let i = 0; i < deliveries.length; i += 5000) {
+      const chunk = deliveries.slice(i, i + 5000);
+      await sql.query(
+        `INSERT INTO "WebhookDelivery" (id, "eventId", "subscriptionId", state, attempts, "ladderStep", "lastAttemptAt", "updatedAt")
+         SELECT id, $1, sub, $2, $3, $3, $4, $4 FROM unnest($5::uuid[], $6::uuid[]) AS t(id, sub)`,
+        [event.id, DELIVERY_STATE.pending, SEEDED_ATTEMPTS, seededAt, chunk.map((d) => d.id), chunk.map((d) => d.sub.id)],
+      );
+      // The attempt log of those five failures, as recordAttempt writes it.
+      await sql.query(
+        `INSERT INTO "WebhookAttempt" (id, "deliveryId", "eventId", "subscriptionId", "attemptNumber", outcome, "httpStatus", cause, "durationMs", "nextAttemptAt", "createdAt")
+         SELECT gen_random_uuid(), t.id, $1, t.sub, n, 'failure', 500, 'non_2xx', 2, $2, $2
+           FROM unnest($3::uuid[], $4::uuid[]) AS t(id, sub), generate_series(1, $5::int) AS n`,
+        [event.id, seededAt, chunk.map((d) => d.id), chunk.map((d) => d.sub.id), SEEDED_ATTEMPTS],
+      );
+    }
+    // Due times are fixed only now, so that slow seeding cannot eat the quiet window before them.
+    const firstDue = Date.now() + (ctx.quick ? 12_000 : 16_000);
+    deliveries.forEach((d, i) => (d.due = firstDue + Math.round((i * 1000) / RETRY_RATE)));
+    await sql.query(
+      `UPDATE "WebhookDelivery" d SET "nextAttemptAt" = v.due FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, due) WHERE d.id = v.id`,
+      [deliveries.map((d) => d.id), deliveries.map((d) => new Date(d.due))],
+    );
+    await sql.end();
+    const memEmpty = await queueMemory(redis, world.queuePrefix, "webhooks");
+    for (let i = 0; i < deliveries.length; i += 500) {
+      await Promise.all(deliveries.slice(i, i + 500).map((d) => scheduleAttempt(producer, d.id, SEEDED_ATTEMPTS + 1, d.due - Date.now())));
+    }
+    const seedMs = Date.now() - seedStart;
+    const memSeeded = await queueMemory(redis, world.queuePrefix, "webhooks");
+    const seededHash = await delayedJobHashBytes(redis, world.queuePrefix, "webhooks");
+    ctx.log(`  retry: seeded ${n} pending retries in ${seedMs} ms; ${round((memSeeded.totalBytes - memEmpty.totalBytes) / n, 1)} B each`);
+
+    // --- idle window 1: retries seeded, none due yet (after a 2 s pause for the seeding's own traffic).
+    await new Promise((r) => setTimeout(r, 2000));
     const idle1Ms = firstDue - Date.now() - 1000;
     const idle1 = idle1Ms >= 3000 ? await cpuPercentOver(dispatcher.pid, idle1Ms) : undefined;
     ctx.log(`  retry: dispatcher cpu while ${n} retries wait (seeded): ${idle1 ? `${idle1.percent}% over ${idle1.wallMs} ms` : "window too short"}`);
