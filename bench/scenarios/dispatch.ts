@@ -171,8 +171,8 @@ export async function dispatchScenario(ctx: BenchContext): Promise<ScenarioResul
       }
       await new Promise((r) => setTimeout(r, 500));
     }
-    const sysRate = median(bursts.system.map((b) => b.perSecond));
-    const baseRate = median(bursts.baseline.map((b) => b.perSecond));
+    const sysRate = round(median(bursts.system.map((b) => b.perSecond)), 1);
+    const baseRate = round(median(bursts.baseline.map((b) => b.perSecond)), 1);
     const ratio = sysRate / baseRate;
 
     const durationMs = ctx.quick ? 3000 : 6000;
