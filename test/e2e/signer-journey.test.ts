@@ -121,6 +121,9 @@ describe("two signers in two rounds, end to end", () => {
     // Round 2 follows through the outbox: the worker advances, the notifier mails Bob.
     const bobMail = await smtp.waitFor((m) => m.to.includes("bob@example.com") && linkIn(m) === bob.url);
     expect(linkIn(bobMail)).toBe(bob.url);
+    // As for Alice: requestSent is written right after the SMTP server accepted the mail, and Bob opens
+    // it later (opening within the same millisecond would order opened before requestSent).
+    await eventually(async () => (await eventTypes(journey.caseFileId)).includes(`sign.signer.requestSent#${bob.signerId}`));
     expect((await getAs(bob.url)).status).toBe(200);
     expect((await postJson(`${bob.url}/sign`, { method: "text", value: "Bob Berg" })).status).toBe(200);
 

@@ -237,6 +237,35 @@ describe("an event's first attempts", () => {
   });
 });
 
+describe("an event's first attempts, one of them unpreparable", () => {
+  it("delivers the others and leaves only the broken one pending", async () => {
+    const customer = await world.customer();
+    const good = await world.subscribe(customer, receiver.url("/batch-good"));
+    const broken = await world.subscribe(customer, receiver.url("/batch-broken"));
+    // A secret that no longer decrypts (e.g. encrypted under a rotated-away key).
+    await world.db.webhookSubscription.update({ where: { id: broken.id }, data: { secretEnc: "not-an-encrypted-secret" } });
+    const eventId = await world.emit(customer.customerId);
+
+    await receiver.waitFor("/batch-good", 1);
+    const goodDelivery = await eventually(
+      () => world.db.webhookDelivery.findFirst({ where: { eventId, subscriptionId: good.id, state: "succeeded" } }),
+      10_000,
+      "the good delivery recorded",
+    );
+    expect(goodDelivery.attempts).toBe(1);
+    const brokenDelivery = await world.db.webhookDelivery.findFirstOrThrow({ where: { eventId, subscriptionId: broken.id } });
+    expect(brokenDelivery).toMatchObject({ state: "pending", attempts: 0 });
+    expect(receiver.requests("/batch-broken")).toHaveLength(0);
+    // The dispatch job failed for the broken one and is being retried by BullMQ.
+    const job = await eventually(async () => {
+      const j = await world.producer().queue("events").getJob(eventId);
+      return j && j.attemptsMade > 0 && j;
+    }, 10_000, "the dispatch job retried");
+    expect(job.failedReason).toContain("could not be prepared");
+    await cancelSubscriptionDeliveries(world.db, broken.id);
+  });
+});
+
 describe("the outbox relay", () => {
   it("dispatches only events some subscription wants, and relays the others all the same", async () => {
     const customer = await world.customer();

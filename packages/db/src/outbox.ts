@@ -33,6 +33,8 @@ export async function insertEvents(tx: Tx, events: readonly OutboxEvent[]): Prom
   if (events.length === 0) return [];
   const ids = events.map(() => randomUUID());
   // WITH ORDINALITY + ORDER BY: seq (BIGSERIAL) is drawn in the order the rows are inserted.
+  // occurredAt is the time of this statement (clock_timestamp), not the column default's start of
+  // the transaction: the notifier's transaction spans an SMTP conversation before its event.
   await tx.$executeRaw`
     WITH input AS (
       SELECT * FROM unnest(${ids}::uuid[], ${events.map((e) => e.customerId)}::int[], ${events.map((e) => e.topic)}::text[],
@@ -40,8 +42,8 @@ export async function insertEvents(tx: Tx, events: readonly OutboxEvent[]): Prom
                            ${events.map((e) => e.targetSubscriptionId ?? null)}::uuid[])
         WITH ORDINALITY AS t(id, customer_id, topic, event_type, payload, target_subscription_id, n)),
     inserted AS (
-      INSERT INTO "Event" (id, "customerId", topic, "eventType", payload, "targetSubscriptionId")
-      SELECT id, customer_id, topic, event_type, payload, target_subscription_id FROM input ORDER BY n
+      INSERT INTO "Event" (id, "customerId", topic, "eventType", payload, "targetSubscriptionId", "occurredAt")
+      SELECT id, customer_id, topic, event_type, payload, target_subscription_id, clock_timestamp() FROM input ORDER BY n
       RETURNING id)
     SELECT pg_notify(${OUTBOX_CHANNEL}, '') WHERE EXISTS (SELECT 1 FROM inserted)`;
   return ids;

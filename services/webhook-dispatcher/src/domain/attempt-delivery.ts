@@ -99,28 +99,36 @@ async function followUp(ctx: DispatcherContext, prepared: PreparedAttempt, resul
 
 /**
  * Makes the given attempts (of one event) together: the POSTs concurrently, their records in one
- * statement once the last has answered (at most the contract's 200 ms + 1 s later), then each follow-up. An event's
- * first attempts go this way (one job, one read, one write for all its subscriptions); a retry is a
+ * statement once the last has answered (at most the contract's 200 ms + 1 s later), then each
+ * follow-up. An event's first attempts go this way (one job, one read, one write for all its subscriptions); a retry is a
  * batch of one. Duplicates are harmless: two runs racing may both POST (at-least-once, same
  * X-Event-Id) but only one of them is recorded.
  */
 export async function attemptDeliveries(ctx: DispatcherContext, items: readonly { row: AttemptRow; attempt: number }[]): Promise<void> {
-  const prepared = (await Promise.all(items.map(({ row, attempt }) => prepareAttempt(ctx, row, attempt)))).filter(
-    (p): p is PreparedAttempt => p !== undefined,
-  );
-  if (prepared.length === 0) return;
+  // One delivery that cannot be prepared (e.g. a secret that no longer decrypts) must not hold back
+  // the others of its event: they are made and recorded, then the job fails for it alone (its
+  // re-run finds only that one still at attempt 0; the sweeper is the net behind that).
+  const settled = await Promise.allSettled(items.map(({ row, attempt }) => prepareAttempt(ctx, row, attempt)));
+  const unprepared = settled.flatMap((r, i) => (r.status === "rejected" ? [{ deliveryId: items[i]!.row.deliveryId, reason: r.reason as unknown }] : []));
+  for (const u of unprepared) ctx.logger.error("attempt could not be prepared", { deliveryId: u.deliveryId, err: u.reason });
+  const prepared = settled.flatMap((r) => (r.status === "fulfilled" && r.value ? [r.value] : []));
+  if (prepared.length > 0) await makeAttempts(ctx, prepared);
+  if (unprepared.length > 0) throw new Error(`${unprepared.length} of ${items.length} attempts could not be prepared (deliveries ${unprepared.map((u) => u.deliveryId).join(", ")})`);
+}
+
+async function makeAttempts(ctx: DispatcherContext, prepared: readonly PreparedAttempt[]): Promise<void> {
   const results = await Promise.all(prepared.map((p) => ctx.sender.send(p.request)));
   const now = new Date();
   const recorded = await Promise.all(
     prepared.map((p, i) =>
       recordAttempt(ctx.db, {
-      deliveryId: p.row.deliveryId,
-      eventId: p.row.eventId,
-      subscriptionId: p.row.subscriptionId,
-      attempt: p.attempt,
-      result: results[i]!,
-      now,
-      ladderScale: ctx.config.WEBHOOK_LADDER_SCALE,
+        deliveryId: p.row.deliveryId,
+        eventId: p.row.eventId,
+        subscriptionId: p.row.subscriptionId,
+        attempt: p.attempt,
+        result: results[i]!,
+        now,
+        ladderScale: ctx.config.WEBHOOK_LADDER_SCALE,
         // What this attempt was decided on: the record takes the one-statement path while it still holds.
         expected: { state: p.row.state, ladderStep: p.row.ladderStep },
       }),
