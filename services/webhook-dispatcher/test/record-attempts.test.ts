@@ -63,6 +63,19 @@ describe("recordAttempts", () => {
     expect(recorded.map((r) => r.kind)).toEqual(["succeeded", "retry", "succeeded"]);
   });
 
+  it("fails only the call whose locked transaction fails; the rest of its batch keeps its outcome", async () => {
+    const [good, bad] = [await newDelivery(), await newDelivery()];
+    const now = new Date();
+    const [a, b] = await Promise.allSettled([
+      recordAttempt(world.db, { ...good, result: success, now }),
+      // No expected state: the locked transaction decides, and fails (durationMs beyond an int).
+      recordAttempt(world.db, { ...bad, expected: undefined, result: { ...failure, durationMs: 2 ** 40 }, now }),
+    ]);
+    expect(a).toEqual({ status: "fulfilled", value: { kind: "succeeded" } });
+    expect(b.status).toBe("rejected");
+    expect(await world.db.webhookDelivery.findUniqueOrThrow({ where: { id: bad.deliveryId } })).toMatchObject({ state: DELIVERY_STATE.pending, attempts: 0 });
+  });
+
   it("leaves a row that changed since the attempt read it to the locked transaction", async () => {
     const d = await newDelivery();
     // Disabled and suspended meanwhile: the one-statement path no longer matches; the transaction decides.

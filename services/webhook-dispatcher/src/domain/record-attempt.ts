@@ -44,7 +44,7 @@ interface LockedDelivery {
   ladderStep: number;
 }
 
-const recorders = new WeakMap<Db, Coalescer<AttemptToRecord, RecordedAttempt>>();
+const recorders = new WeakMap<Db, Coalescer<AttemptToRecord, RecordedAttempt | Error>>();
 
 /**
  * Writes the attempt row and moves the delivery along its ladder, atomically: two runs of the same
@@ -52,24 +52,53 @@ const recorders = new WeakMap<Db, Coalescer<AttemptToRecord, RecordedAttempt>>()
  * pending deliveries, in the same transaction. Calls made in the same event-loop turn (an event's
  * first attempts, concurrent retries) are recorded together by recordAttempts.
  */
-export function recordAttempt(db: Db, input: AttemptToRecord): Promise<RecordedAttempt> {
+export async function recordAttempt(db: Db, input: AttemptToRecord): Promise<RecordedAttempt> {
   let recorder = recorders.get(db);
   if (!recorder) {
-    recorder = new Coalescer((inputs) => recordAttempts(db, inputs));
+    recorder = new Coalescer((inputs) => recordAttemptsSettled(db, inputs));
     recorders.set(db, recorder);
   }
-  return recorder.call(input);
+  const recorded = await recorder.call(input);
+  if (recorded instanceof Error) throw recorded;
+  return recorded;
+}
+
+/**
+ * recordAttempts, except that an attempt whose locked transaction fails comes back as its error
+ * while the others of the batch keep their outcomes (a failed one-statement write still fails all:
+ * nothing of the batch was written then).
+ */
+function recordAttemptsSettled(db: Db, inputs: readonly AttemptToRecord[]): Promise<(RecordedAttempt | Error)[]> {
+  return recordAttemptsWith(db, inputs, async (input) => {
+    try {
+      return await writeAttemptLocked(db, input);
+    } catch (err) {
+      return err instanceof Error ? err : new Error(String(err));
+    }
+  });
 }
 
 /**
  * Records several attempts (an event's first attempts, made together): the common ones in a single
  * statement, any other one in its own locked transaction. Results are in the order of `inputs`.
  */
-export async function recordAttempts(db: Db, inputs: readonly AttemptToRecord[]): Promise<RecordedAttempt[]> {
+export function recordAttempts(db: Db, inputs: readonly AttemptToRecord[]): Promise<RecordedAttempt[]> {
+  return recordAttemptsWith(db, inputs, (input) => writeAttemptLocked(db, input));
+}
+
+async function recordAttemptsWith<F extends RecordedAttempt | Error>(
+  db: Db,
+  inputs: readonly AttemptToRecord[],
+  locked: (input: AttemptToRecord) => Promise<F>,
+): Promise<(RecordedAttempt | F)[]> {
   const fast = await writeAttemptsInOneStatement(db, inputs);
-  const recorded: RecordedAttempt[] = [];
+  const recorded: (RecordedAttempt | F)[] = [];
   for (const [i, input] of inputs.entries()) {
-    const outcome = fast[i] ?? (await writeAttemptLocked(db, input));
+    const outcome = fast[i] ?? (await locked(input));
+    if (outcome instanceof Error) {
+      recorded.push(outcome);
+      continue;
+    }
     if (outcome.kind !== "duplicate") attemptsRecorded.inc({ outcome: input.result.outcome, cause: input.result.cause });
     if (outcome.kind === "exhausted" && outcome.disabledAt) subscriptionsDisabled.inc();
     recorded.push(outcome);
