@@ -2,6 +2,7 @@ import http from "node:http";
 import got from "got";
 import { signDelivery } from "@esign/webhook-verify";
 import { runOpenModel } from "../load/open-model";
+import type { GotLoopSpec } from "../support/got-baseline";
 
 /*
  * Baseline of the dispatch scenario: a plain got loop POSTing the same signed bodies to the same
@@ -14,14 +15,8 @@ import { runOpenModel } from "../load/open-model";
  *          receiver measures intended send -> arrival, the same definition as the dispatcher's.
  */
 
-interface Spec {
-  cmd: "burst" | "rate";
-  events: { id: string; type: string; body: string }[];
-  subscriptions: { url: string; secret: string }[];
-  concurrency: number;
-  rate?: number;
-  durationMs?: number;
-}
+// The parent's message type (bench/support/got-baseline.ts): a type-only import, erased at run time.
+type Spec = GotLoopSpec;
 
 let agent = new http.Agent({ keepAlive: true, timeout: 4000, maxFreeSockets: 64 });
 

@@ -50,7 +50,7 @@ const recorders = new WeakMap<Db, Coalescer<AttemptToRecord, RecordedAttempt | E
  * Writes the attempt row and moves the delivery along its ladder, atomically: two runs of the same
  * attempt cannot both count. The 36th failure also disables the subscription and suspends its other
  * pending deliveries, in the same transaction. Calls made in the same event-loop turn (an event's
- * first attempts, concurrent retries) are recorded together by recordAttempts.
+ * first attempts, concurrent retries) are recorded together by recordAttemptsSettled.
  */
 export async function recordAttempt(db: Db, input: AttemptToRecord): Promise<RecordedAttempt> {
   let recorder = recorders.get(db);
@@ -64,46 +64,36 @@ export async function recordAttempt(db: Db, input: AttemptToRecord): Promise<Rec
 }
 
 /**
- * recordAttempts, except that an attempt whose locked transaction fails comes back as its error
- * while the others of the batch keep their outcomes (a failed one-statement write still fails all:
- * nothing of the batch was written then).
+ * Records several attempts: the common ones in a single statement, any other one in its own locked
+ * transaction. Results are in the order of `inputs`; an attempt whose locked transaction fails comes
+ * back as its error while the others keep their outcomes (a failed one-statement write fails them
+ * all: nothing of the batch was written then).
  */
-function recordAttemptsSettled(db: Db, inputs: readonly AttemptToRecord[]): Promise<(RecordedAttempt | Error)[]> {
-  return recordAttemptsWith(db, inputs, async (input) => {
-    try {
-      return await writeAttemptLocked(db, input);
-    } catch (err) {
-      return err instanceof Error ? err : new Error(String(err));
-    }
-  });
-}
-
-/**
- * Records several attempts (an event's first attempts, made together): the common ones in a single
- * statement, any other one in its own locked transaction. Results are in the order of `inputs`.
- */
-export function recordAttempts(db: Db, inputs: readonly AttemptToRecord[]): Promise<RecordedAttempt[]> {
-  return recordAttemptsWith(db, inputs, (input) => writeAttemptLocked(db, input));
-}
-
-async function recordAttemptsWith<F extends RecordedAttempt | Error>(
-  db: Db,
-  inputs: readonly AttemptToRecord[],
-  locked: (input: AttemptToRecord) => Promise<F>,
-): Promise<(RecordedAttempt | F)[]> {
+async function recordAttemptsSettled(db: Db, inputs: readonly AttemptToRecord[]): Promise<(RecordedAttempt | Error)[]> {
   const fast = await writeAttemptsInOneStatement(db, inputs);
-  const recorded: (RecordedAttempt | F)[] = [];
+  const recorded: (RecordedAttempt | Error)[] = [];
   for (const [i, input] of inputs.entries()) {
-    const outcome = fast[i] ?? (await locked(input));
-    if (outcome instanceof Error) {
-      recorded.push(outcome);
-      continue;
+    let outcome: RecordedAttempt | Error;
+    try {
+      outcome = fast[i] ?? (await writeAttemptLocked(db, input));
+    } catch (err) {
+      outcome = err instanceof Error ? err : new Error(String(err));
     }
-    if (outcome.kind !== "duplicate") attemptsRecorded.inc({ outcome: input.result.outcome, cause: input.result.cause });
-    if (outcome.kind === "exhausted" && outcome.disabledAt) subscriptionsDisabled.inc();
+    if (!(outcome instanceof Error)) {
+      if (outcome.kind !== "duplicate") attemptsRecorded.inc({ outcome: input.result.outcome, cause: input.result.cause });
+      if (outcome.kind === "exhausted" && outcome.disabledAt) subscriptionsDisabled.inc();
+    }
     recorded.push(outcome);
   }
   return recorded;
+}
+
+/** recordAttemptsSettled for callers that want all or nothing: the first failed attempt throws. */
+export async function recordAttempts(db: Db, inputs: readonly AttemptToRecord[]): Promise<RecordedAttempt[]> {
+  return (await recordAttemptsSettled(db, inputs)).map((r) => {
+    if (r instanceof Error) throw r;
+    return r;
+  });
 }
 
 interface PlannedRow {
