@@ -8,11 +8,12 @@ import {
   encryptSecret,
   ensureDatabase,
   insertEvent,
+  insertEvents,
   type Db,
   type OutboxEvent,
   type WebhookAttempt,
 } from "@esign/db";
-import { Producer } from "@esign/queue";
+import { Producer, type Job } from "@esign/queue";
 import { TEST_ENCRYPTION_KEY } from "../support/api";
 import { startService, type ServiceProcess } from "../support/services";
 
@@ -45,6 +46,10 @@ export interface World {
   subscribe(customer: CustomerCredentials, endpoint: string, eventTypes?: string[]): Promise<{ id: string; secret: string }>;
   /** Writes an event the way services do: inside a transaction, through the outbox. */
   emit(customerId: number, event?: Partial<Omit<OutboxEvent, "customerId">>): Promise<string>;
+  /** Writes `count` events in one transaction (one commit, one NOTIFY); ids in outbox order. */
+  emitMany(customerId: number, count: number): Promise<string[]>;
+  /** The events/dispatch job that carried the event (its data names it), if any is kept. */
+  dispatchJobOf(eventId: string): Promise<Job | undefined>;
   attempts(deliveryFilter: { eventId?: string; subscriptionId?: string }): Promise<WebhookAttempt[]>;
   close(): Promise<void>;
 }
@@ -66,6 +71,12 @@ export async function createWorld(name: string, opts: { redisUrl?: string } = {}
   let redis: Redis | undefined;
   let producer: Producer | undefined;
 
+  const getProducer = (): Producer => {
+    redis ??= new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+    producer ??= new Producer(redis, queuePrefix);
+    return producer;
+  };
+
   const env = (extra: Record<string, string> = {}) => ({
     DATABASE_URL: databaseUrl,
     QUEUE_PREFIX: queuePrefix,
@@ -86,11 +97,7 @@ export async function createWorld(name: string, opts: { redisUrl?: string } = {}
       services.push(svc);
       return svc;
     },
-    producer() {
-      redis ??= new Redis(redisUrl, { maxRetriesPerRequest: 1 });
-      producer ??= new Producer(redis, queuePrefix);
-      return producer;
-    },
+    producer: getProducer,
     customer() {
       return createCustomer(db, { name: `Webhook customer ${randomBytes(3).toString("hex")}` }, TEST_ENCRYPTION_KEY);
     },
@@ -118,6 +125,21 @@ export async function createWorld(name: string, opts: { redisUrl?: string } = {}
           ...event,
         }),
       );
+    },
+    emitMany(customerId, count) {
+      return db.$transaction((tx) =>
+        insertEvents(
+          tx,
+          Array.from({ length: count }, (_, i) => ({ customerId, topic: "casefile", eventType: DEFAULT_EVENT_TYPE, payload: { id: i + 1, status: 7 } })),
+        ),
+      );
+    },
+    async dispatchJobOf(eventId) {
+      const jobs = await getProducer().queue("events").getJobs(["completed", "failed", "active", "wait", "delayed", "prioritized"]);
+      return jobs.find((job) => {
+        const data = job.data as { eventId?: string; eventIds?: string[] };
+        return data.eventId === eventId || data.eventIds?.includes(eventId);
+      });
     },
     attempts(filter) {
       return db.webhookAttempt.findMany({ where: filter, orderBy: { attemptNumber: "asc" } });

@@ -1,6 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { createApiClient, createUser, type CustomerCredentials } from "@esign/accounts";
 import { verifyWebhook } from "@esign/webhook-verify";
-import { cancelSubscriptionDeliveries, createTestEvent, deliverJobId, testEventPayload } from "@esign/webhooks";
+import { cancelSubscriptionDeliveries, createTestEvent, deliverJobId, dispatchJobId, testEventPayload } from "@esign/webhooks";
 import { getToken, postCreate, TEST_ENCRYPTION_KEY, waitForJob } from "../support/api";
 import { makePdf } from "../support/pdf";
 import { validCaseFile } from "../support/payloads";
@@ -14,7 +15,7 @@ import {
   type TransportFault,
 } from "../support/receiver";
 import { startSystem, type System } from "../support/system";
-import { createWorld, eventually, type World } from "./webhook-delivery.support";
+import { createWorld, DEFAULT_EVENT_TYPE, eventually, type World } from "./webhook-delivery.support";
 
 const EVENT_DATE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}$/;
 // 5 s -> 5 ms and 1 h -> 3.6 s: the fast retries are immediate, the slow ones out of this file's way.
@@ -237,6 +238,53 @@ describe("an event's first attempts", () => {
   });
 });
 
+describe("events committed together", () => {
+  it("are dispatched by one job, in outbox order, each event's first attempts recorded together", async () => {
+    const customer = await world.customer();
+    const subs = [await world.subscribe(customer, receiver.url("/together-0")), await world.subscribe(customer, receiver.url("/together-1"))];
+    const eventIds = await world.emitMany(customer.customerId, 6);
+
+    for (const i of [0, 1]) await receiver.waitFor(`/together-${i}`, 6);
+    for (const [i, sub] of subs.entries()) {
+      const got = receiver.requests(`/together-${i}`);
+      expect(new Set(got.map((r) => r.headers["x-event-id"]))).toEqual(new Set(eventIds));
+      for (const req of got) await expect(verified(req, sub.secret)).resolves.toMatchObject({ ok: true });
+    }
+    // One drain claimed the six (one commit), so one job carries them all, in their outbox order.
+    const job = await world.dispatchJobOf(eventIds[0]!);
+    expect(job?.data).toEqual({ eventIds });
+    expect(job?.id).toBe(dispatchJobId(eventIds));
+    for (const id of eventIds.slice(1)) expect((await world.dispatchJobOf(id))?.id).toBe(job?.id);
+
+    const deliveries = await eventually(async () => {
+      const rows = await world.db.webhookDelivery.findMany({ where: { eventId: { in: eventIds } } });
+      return rows.length === 12 && rows.every((d) => d.state === "succeeded") ? rows : undefined;
+    }, 10_000, "twelve deliveries succeeded");
+    expect(deliveries.every((d) => d.attempts === 1)).toBe(true);
+    for (const eventId of eventIds) {
+      const firsts = (await world.attempts({ eventId })).filter((a) => a.attemptNumber === 1);
+      expect(firsts).toHaveLength(2);
+      expect(new Set(firsts.map((a) => a.createdAt.getTime())).size).toBe(1);
+    }
+    const queue = world.producer().queue("webhooks");
+    for (const d of deliveries) expect(await queue.getJob(deliverJobId(d.id, 1))).toBeUndefined();
+  });
+
+  it("still run when queued in the one-event shape of earlier releases", async () => {
+    const customer = await world.customer();
+    await world.subscribe(customer, receiver.url("/legacy-shape"));
+    // Relayed already, as before an upgrade: only the waiting job can make it go.
+    const eventId = randomUUID();
+    await world.db.event.create({
+      data: { id: eventId, customerId: customer.customerId, topic: "casefile", eventType: DEFAULT_EVENT_TYPE, payload: { id: 9, status: 7 }, relayedAt: new Date() },
+    });
+    await world.producer().enqueue("events", "dispatch", { eventId }, { jobId: eventId });
+    const [req] = await receiver.waitFor("/legacy-shape", 1);
+    expect(req!.headers["x-event-id"]).toBe(eventId);
+    await eventually(() => world.db.webhookDelivery.findFirst({ where: { eventId, state: "succeeded" } }), 10_000, "the delivery recorded");
+  });
+});
+
 describe("an event's first attempts, one of them unpreparable", () => {
   it("delivers the others and leaves only the broken one pending", async () => {
     const customer = await world.customer();
@@ -258,7 +306,7 @@ describe("an event's first attempts, one of them unpreparable", () => {
     expect(receiver.requests("/batch-broken")).toHaveLength(0);
     // The dispatch job failed for the broken one and is being retried by BullMQ.
     const job = await eventually(async () => {
-      const j = await world.producer().queue("events").getJob(eventId);
+      const j = await world.dispatchJobOf(eventId);
       return j && j.attemptsMade > 0 && j;
     }, 10_000, "the dispatch job retried");
     expect(job.failedReason).toContain("could not be prepared");
@@ -278,9 +326,8 @@ describe("the outbox relay", () => {
       return rows.every((r) => r.relayedAt !== null) && rows;
     }, 10_000, "both events relayed");
     expect(relayed).toHaveLength(2);
-    const events = world.producer().queue("events");
-    expect(await events.getJob(unwanted)).toBeUndefined();
-    expect(await events.getJob(wanted)).toBeDefined();
+    expect(await world.dispatchJobOf(unwanted)).toBeUndefined();
+    expect(await world.dispatchJobOf(wanted)).toBeDefined();
     expect(await world.db.webhookDelivery.count({ where: { eventId: unwanted } })).toBe(0);
   });
 });

@@ -20,6 +20,9 @@ interface JobSpec<S extends z.ZodType> {
 
 const job = <S extends z.ZodType>(spec: JobSpec<S>): JobSpec<S> => spec;
 
+/** The most events one events/dispatch job carries (the outbox relay's batch is smaller). */
+export const MAX_EVENTS_PER_DISPATCH = 1000;
+
 /**
  * The job catalog: every queue's job names with the zod schema of their data. Producers are type
  * checked against it and consumers re-validate, so a bad payload fails loudly instead of half-running.
@@ -43,7 +46,16 @@ export const jobCatalog = {
     "activate-signer": job({ schema: z.object({ signerId: z.number().int().positive() }), attempts: 5, backoffMs: 2000 }),
   },
   events: {
-    dispatch: job({ schema: z.object({ eventId: z.uuid() }), attempts: 10, backoffMs: 1000 }),
+    /**
+     * The events one outbox drain relayed that some subscription wants, in relay order. `{ eventId }`
+     * is the shape of releases that dispatched one event per job: still accepted, so jobs waiting in
+     * Redis across an upgrade run.
+     */
+    dispatch: job({
+      schema: z.union([z.object({ eventIds: z.array(z.uuid()).min(1).max(MAX_EVENTS_PER_DISPATCH) }), z.object({ eventId: z.uuid() })]),
+      attempts: 10,
+      backoffMs: 1000,
+    }),
   },
   webhooks: {
     deliver: job({ schema: z.object({ deliveryId: z.uuid(), attempt: z.number().int().min(1) }), attempts: 1 }),

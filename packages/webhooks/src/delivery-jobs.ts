@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Producer } from "@esign/queue";
 
 /*
@@ -7,6 +8,15 @@ import type { Producer } from "@esign/queue";
 
 /** The job that makes attempt `attempt` (1-based, counted over the delivery's whole life). */
 export const deliverJobId = (deliveryId: string, attempt: number): string => `${deliveryId}-${attempt}`;
+
+/**
+ * The events/dispatch job of a relayed batch: the event's own id for a batch of one, otherwise a
+ * digest of the ids in order. A drain that crashed after its enqueue but before its commit claims
+ * the same rows again and gets the same id (BullMQ keeps one job); a different batch gets another
+ * job, and the fan-out's unique (eventId, subscriptionId) keeps one delivery per pair either way.
+ */
+export const dispatchJobId = (eventIds: readonly string[]): string =>
+  eventIds.length === 1 ? eventIds[0]! : `batch-${createHash("sha256").update(eventIds.join(",")).digest("hex").slice(0, 40)}`;
 
 /** One "subscription disabled" notification per disablement (a later one gets a new id). */
 export const subscriptionDisabledJobId = (subscriptionId: string, disabledAt: Date): string =>

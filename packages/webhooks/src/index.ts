@@ -34,6 +34,7 @@ export { DELIVERY_STATE, ATTEMPT_CAUSES } from "./delivery-states";
 export type { DeliveryState, AttemptCause, AttemptOutcome } from "./delivery-states";
 export {
   deliverJobId,
+  dispatchJobId,
   subscriptionDisabledJobId,
   scheduleAttempt,
   ensureAttemptNow,

@@ -21,11 +21,41 @@ interface PreparedAttempt {
 }
 
 /**
+ * What attempts made together share: an event's body is the same for all its subscriptions, and a
+ * subscription's secret the same for all its events. Lives for one attemptDeliveries call only, so a
+ * decrypted secret is held no longer than the attempts that use it.
+ */
+class PrepareMemo {
+  private readonly bodies = new Map<string, string>();
+  private readonly secrets = new Map<string, string>();
+
+  constructor(private readonly encryptionKey: string) {}
+
+  body(row: AttemptRow & { eventRowId: string }): string {
+    let body = this.bodies.get(row.eventRowId);
+    if (body === undefined) {
+      body = buildEventBody({ topic: row.topic, eventType: row.eventType, payload: row.payload, occurredAt: row.occurredAt });
+      this.bodies.set(row.eventRowId, body);
+    }
+    return body;
+  }
+
+  secret(secretEnc: string): string {
+    let secret = this.secrets.get(secretEnc);
+    if (secret === undefined) {
+      secret = decryptSecret(secretEnc, this.encryptionKey);
+      this.secrets.set(secretEnc, secret);
+    }
+    return secret;
+  }
+}
+
+/**
  * Decides whether attempt `attempt` of the delivery is to be made now and settles the cases where it
  * is not: an attempt number already in the log, or a delivery no longer pending, is skipped; a
  * deleted or disabled subscription, or a vanished event, stops the delivery.
  */
-async function prepareAttempt(ctx: DispatcherContext, row: AttemptRow, attempt: number): Promise<PreparedAttempt | undefined> {
+async function prepareAttempt(ctx: DispatcherContext, memo: PrepareMemo, row: AttemptRow, attempt: number): Promise<PreparedAttempt | undefined> {
   const log = ctx.logger.child({ deliveryId: row.deliveryId, eventId: row.eventId, subscriptionId: row.subscriptionId, attempt });
   if (row.state !== DELIVERY_STATE.pending) return void log.debug("delivery not pending; attempt skipped", { state: row.state });
   if (attempt !== row.attempts + 1) {
@@ -46,34 +76,33 @@ async function prepareAttempt(ctx: DispatcherContext, row: AttemptRow, attempt: 
     await stopDelivery(ctx, row.deliveryId, DELIVERY_STATE.suspended);
     return void log.info("subscription disabled; delivery suspended");
   }
-  if (!row.eventRowId) {
+  const eventRowId = row.eventRowId;
+  if (!eventRowId) {
     await stopDelivery(ctx, row.deliveryId, DELIVERY_STATE.cancelled);
     return void log.error("event of the delivery not found; delivery cancelled");
   }
-  const event = { id: row.eventRowId, topic: row.topic, eventType: row.eventType, payload: row.payload, occurredAt: row.occurredAt };
-  const body = buildEventBody(event);
+  const body = memo.body({ ...row, eventRowId });
   const headers: Record<string, string> = {
     "Content-Type": "application/json",
-    "X-Event-Id": event.id,
-    "X-Event-Type": event.eventType,
+    "X-Event-Id": eventRowId,
+    "X-Event-Type": row.eventType,
   };
-  // The secret is decrypted here and lives only for this attempt: job data carries ids only.
-  headers["X-Event-Signature"] = signDelivery({ secret: decryptSecret(row.secretEnc, ctx.config.ENCRYPTION_KEY), body, headers });
+  // The secret is decrypted here and lives only for these attempts: job data carries ids only.
+  headers["X-Event-Signature"] = signDelivery({ secret: memo.secret(row.secretEnc), body, headers });
   return { row, attempt, request: { url: row.endpoint, body, headers }, log };
 }
 
 /**
  * Logs what was recorded and schedules what follows it (the next rung, or the disabled notice).
- * Successes of a batch are logged by the caller in one line.
+ * Successes are logged by attemptDeliveries, in one line.
  */
-async function followUp(ctx: DispatcherContext, prepared: PreparedAttempt, result: SendResult, recorded: RecordedAttempt, inBatch: boolean): Promise<void> {
+async function followUp(ctx: DispatcherContext, prepared: PreparedAttempt, result: SendResult, recorded: RecordedAttempt): Promise<void> {
   const { log, row } = prepared;
   const outcome = { outcome: result.outcome, cause: result.cause, httpStatus: result.httpStatus, durationMs: result.durationMs };
   switch (recorded.kind) {
     case "duplicate":
       return void log.info("attempt recorded by another run; this one dropped", outcome);
     case "succeeded":
-      if (!inBatch) log.info("webhook delivered", outcome);
       return;
     case "stopped":
       return void log.info("attempt failed; delivery no longer pending", { ...outcome, state: recorded.state, detail: result.detail });
@@ -97,26 +126,53 @@ async function followUp(ctx: DispatcherContext, prepared: PreparedAttempt, resul
   }
 }
 
+/** A success of a batch, for its one log line. */
+interface Delivered {
+  eventId: string;
+  deliveryId: string;
+  subscriptionId: string;
+  attempt: number;
+  httpStatus: number | null;
+  durationMs: number;
+}
+
 /**
- * Makes the given attempts (of one event) together: the POSTs concurrently, their records in one
- * statement once the last has answered (at most the contract's 200 ms + 1 s later), then each
- * follow-up. An event's first attempts go this way (one job, one read, one write for all its subscriptions); a retry is a
- * batch of one. Duplicates are harmless: two runs racing may both POST (at-least-once, same
- * X-Event-Id) but only one of them is recorded.
+ * Makes the given attempts together: the POSTs concurrently (WEBHOOK_CONCURRENCY bounds them across
+ * the dispatcher), each event's records in one statement once its last POST has answered (at most
+ * the contract's 200 ms + 1 s later; events answered in the same turn share the statement), then
+ * each follow-up. An events/dispatch job's first attempts go this way; a retry is a batch of one.
+ * Duplicates are harmless: two runs racing may both POST (at-least-once, same X-Event-Id) but only
+ * one of them is recorded.
  */
 export async function attemptDeliveries(ctx: DispatcherContext, items: readonly { row: AttemptRow; attempt: number }[]): Promise<void> {
   // One delivery that cannot be prepared (e.g. a secret that no longer decrypts) must not hold back
-  // the others of its event: they are made and recorded, then the job fails for it alone (its
-  // re-run finds only that one still at attempt 0; the sweeper is the net behind that).
-  const settled = await Promise.allSettled(items.map(({ row, attempt }) => prepareAttempt(ctx, row, attempt)));
-  const unprepared = settled.flatMap((r, i) => (r.status === "rejected" ? [{ deliveryId: items[i]!.row.deliveryId, reason: r.reason as unknown }] : []));
-  for (const u of unprepared) ctx.logger.error("attempt could not be prepared", { deliveryId: u.deliveryId, err: u.reason });
+  // the others: they are made and recorded, then the job fails for it alone (its re-run finds only
+  // that one still at attempt 0; the sweeper is the net behind that).
+  const memo = new PrepareMemo(ctx.config.ENCRYPTION_KEY);
+  const settled = await Promise.allSettled(items.map(({ row, attempt }) => prepareAttempt(ctx, memo, row, attempt)));
+  const failures = settled.flatMap((r, i) => (r.status === "rejected" ? [{ deliveryId: items[i]!.row.deliveryId, reason: r.reason as unknown }] : []));
+  for (const f of failures) ctx.logger.error("attempt could not be prepared", { deliveryId: f.deliveryId, err: f.reason });
   const prepared = settled.flatMap((r) => (r.status === "fulfilled" && r.value ? [r.value] : []));
-  if (prepared.length > 0) await makeAttempts(ctx, prepared);
-  if (unprepared.length > 0) throw new Error(`${unprepared.length} of ${items.length} attempts could not be prepared (deliveries ${unprepared.map((u) => u.deliveryId).join(", ")})`);
+  const byEvent = new Map<string, PreparedAttempt[]>();
+  for (const p of prepared) {
+    const group = byEvent.get(p.row.eventId);
+    if (group) group.push(p);
+    else byEvent.set(p.row.eventId, [p]);
+  }
+  // An event whose record or follow-up fails does not stop the others; the job fails after them.
+  const made = await Promise.allSettled([...byEvent.values()].map((group) => makeAttempts(ctx, group)));
+  const delivered = made.flatMap((r) => (r.status === "fulfilled" ? r.value : []));
+  // One line for a batch's successful deliveries (a log line costs about as much CPU as a record
+  // statement, bench/README.md); every failure has its own line with its cause.
+  if (delivered.length > 1) ctx.logger.info("webhooks delivered", { deliveries: delivered });
+  else if (delivered[0]) ctx.logger.info("webhook delivered", delivered[0]);
+  const unrecorded = made.flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : []));
+  if (failures.length > 0) throw new Error(`${failures.length} of ${items.length} attempts could not be prepared (deliveries ${failures.map((f) => f.deliveryId).join(", ")})`);
+  if (unrecorded.length > 0) throw unrecorded[0];
 }
 
-async function makeAttempts(ctx: DispatcherContext, prepared: readonly PreparedAttempt[]): Promise<void> {
+/** Makes one event's attempts and records them together; returns its successes. */
+async function makeAttempts(ctx: DispatcherContext, prepared: readonly PreparedAttempt[]): Promise<Delivered[]> {
   const results = await Promise.all(prepared.map((p) => ctx.sender.send(p.request)));
   const now = new Date();
   const recorded = await Promise.all(
@@ -134,18 +190,12 @@ async function makeAttempts(ctx: DispatcherContext, prepared: readonly PreparedA
       }),
     ),
   );
-  const inBatch = prepared.length > 1;
-  if (inBatch) {
-    // One line for an event's successful deliveries (a log line costs about as much CPU as a
-    // record statement, bench/README.md); every failure still gets its own line with its cause.
-    const delivered = prepared.flatMap((p, i) =>
-      recorded[i]!.kind === "succeeded"
-        ? [{ deliveryId: p.row.deliveryId, subscriptionId: p.row.subscriptionId, attempt: p.attempt, httpStatus: results[i]!.httpStatus, durationMs: results[i]!.durationMs }]
-        : [],
-    );
-    if (delivered.length > 0) ctx.logger.info("webhooks delivered", { eventId: prepared[0]!.row.eventId, deliveries: delivered });
-  }
-  await Promise.all(prepared.map((p, i) => followUp(ctx, p, results[i]!, recorded[i]!, inBatch)));
+  await Promise.all(prepared.map((p, i) => followUp(ctx, p, results[i]!, recorded[i]!)));
+  return prepared.flatMap((p, i) =>
+    recorded[i]!.kind === "succeeded"
+      ? [{ eventId: p.row.eventId, deliveryId: p.row.deliveryId, subscriptionId: p.row.subscriptionId, attempt: p.attempt, httpStatus: results[i]!.httpStatus, durationMs: results[i]!.durationMs }]
+      : [],
+  );
 }
 
 /** One attempt of one delivery (the webhooks/deliver job: retries, redeliveries, sweeps). */

@@ -67,6 +67,8 @@ export const SUBSCRIPTION_MATCHES_EVENT = `
   AND CASE WHEN e."targetSubscriptionId" IS NOT NULL THEN s.id = e."targetSubscriptionId"
            ELSE s."eventTypes" @> ARRAY[e."eventType"] END`;
 
+const isDeliveryRow = <R extends { deliveryId: string | null }>(row: R): row is R & AttemptRow => row.deliveryId !== null;
+
 export interface FannedOutEvent {
   eventType: string;
   /** The event's pending deliveries, new and earlier ones, oldest first. */
@@ -74,35 +76,46 @@ export interface FannedOutEvent {
 }
 
 /**
- * Fans an event out and reads back what its attempts need, in one statement: every subscription
- * matching it (SUBSCRIPTION_MATCHES_EVENT) gets a delivery (the unique (eventId, subscriptionId)
- * keeps one on a second run); the new rows come from the INSERT, the ones an earlier run made from the table (a
- * statement does not see its own inserts). undefined when the event row is gone.
+ * Fans events out and reads back what their attempts need, in one statement: every subscription
+ * matching an event (SUBSCRIPTION_MATCHES_EVENT) gets a delivery (the unique (eventId,
+ * subscriptionId) keeps one on a second run); the new rows come from the INSERT, the ones an earlier
+ * run made from the table (a statement does not see its own inserts). Keyed by event id, in the
+ * events' outbox order; an event whose row is gone is absent.
  */
-export async function fanOutAndLoad(ctx: DispatcherContext, eventId: string, pendingState: string, now: Date): Promise<FannedOutEvent | undefined> {
-  const { rows } = await sqlPool(ctx.db).query<AttemptRow | (Partial<AttemptRow> & { eventType: string; deliveryId: null })>(
+export async function fanOutAndLoad(ctx: DispatcherContext, eventIds: readonly string[], pendingState: string, now: Date): Promise<Map<string, FannedOutEvent>> {
+  const { rows } = await sqlPool(ctx.db).query<(AttemptRow | (Partial<AttemptRow> & { deliveryId: null })) & { eventRowId: string; eventType: string }>(
     `WITH e AS (
-       SELECT id, "customerId", topic, "eventType", payload, "occurredAt", "targetSubscriptionId" FROM "Event" WHERE id = $1),
+       SELECT id, seq, "customerId", topic, "eventType", payload, "occurredAt", "targetSubscriptionId" FROM "Event" WHERE id = ANY($1::uuid[])),
      matching AS (
-       SELECT s.id FROM "WebhookSubscription" s JOIN e ON ${SUBSCRIPTION_MATCHES_EVENT}),
+       SELECT e.id AS event_id, s.id AS subscription_id FROM "WebhookSubscription" s JOIN e ON ${SUBSCRIPTION_MATCHES_EVENT}),
      created AS (
+       -- In key order: two overlapping batches (a drain re-run after a crash) then wait for each
+       -- other on the unique index instead of deadlocking.
        INSERT INTO "WebhookDelivery" (id, "eventId", "subscriptionId", state, "nextAttemptAt", "createdAt", "updatedAt")
-       SELECT gen_random_uuid(), $1::uuid, matching.id, $2::text, $3::timestamptz, $3::timestamptz, $3::timestamptz FROM matching
+       SELECT gen_random_uuid(), m.event_id, m.subscription_id, $2::text, $3::timestamptz, $3::timestamptz, $3::timestamptz
+         FROM matching m ORDER BY m.event_id, m.subscription_id
        ON CONFLICT ("eventId", "subscriptionId") DO NOTHING
        RETURNING id, "eventId", state, attempts, "ladderStep", "nextAttemptAt", "subscriptionId", "createdAt"),
      d AS (
        SELECT * FROM created
        UNION ALL
        SELECT id, "eventId", state, attempts, "ladderStep", "nextAttemptAt", "subscriptionId", "createdAt"
-         FROM "WebhookDelivery" WHERE "eventId" = $1 AND state = $2)
+         FROM "WebhookDelivery" WHERE "eventId" = ANY($1::uuid[]) AND state = $2)
      SELECT ${ATTEMPT_COLUMNS}
        FROM e
-       LEFT JOIN d ON true
+       LEFT JOIN d ON d."eventId" = e.id
        LEFT JOIN "WebhookSubscription" s ON s.id = d."subscriptionId"
-      ORDER BY d."createdAt", d.id`,
-    [eventId, pendingState, now],
+      ORDER BY e.seq, d."createdAt", d.id`,
+    [eventIds, pendingState, now],
   );
-  const first = rows[0];
-  if (!first) return undefined;
-  return { eventType: first.eventType, pending: rows.filter((r): r is AttemptRow => r.deliveryId !== null) };
+  const events = new Map<string, FannedOutEvent>();
+  for (const row of rows) {
+    let event = events.get(row.eventRowId);
+    if (!event) {
+      event = { eventType: row.eventType, pending: [] };
+      events.set(row.eventRowId, event);
+    }
+    if (isDeliveryRow(row)) event.pending.push(row);
+  }
+  return events;
 }

@@ -1,8 +1,8 @@
 import type { JobData } from "@esign/schema";
 import type { DispatcherContext } from "../context";
-import { fanOutEvent } from "../domain/fan-out";
+import { fanOutEvents } from "../domain/fan-out";
 
-/** events/dispatch: one event (relayed from the outbox) -> one delivery per matching subscription. */
+/** events/dispatch: the events of one outbox drain -> one delivery per matching subscription each. */
 export async function dispatchEventJob(ctx: DispatcherContext, data: JobData<"events", "dispatch">): Promise<void> {
-  await fanOutEvent(ctx, data.eventId);
+  await fanOutEvents(ctx, "eventIds" in data ? data.eventIds : [data.eventId]);
 }
