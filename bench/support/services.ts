@@ -118,7 +118,7 @@ function spawnLogged(name: string, port: number, args: string[], env: Record<str
 /** Starts one of the four services and waits for its /readyz. */
 export async function startBenchService(name: ServiceName, opts: SpawnOptions): Promise<BenchProcess> {
   const port = await freePort();
-  const portEnv = name === "api-gateway" ? { PORT: String(port) } : { HEALTH_PORT: String(port) };
+  const portEnv: Record<string, string> = name === "api-gateway" ? { PORT: String(port) } : { HEALTH_PORT: String(port) };
   const proc = spawnLogged(name, port, nodeArgs(path.join(REPO_ROOT, "services", name, "src/main.ts"), opts.cpuProfDir), { ...opts.env, ...portEnv }, opts, false);
   await proc.waitReady();
   return proc;

@@ -13,6 +13,12 @@ describe("code health", () => {
     expect(result.stdout).toBe("");
   }, 180_000);
 
+  // The benchmarks have their own project (bench/tsconfig.json): they import across the workspace.
+  it("type-checks the benchmarks", async () => {
+    const result = await run(bin("tsc"), ["-p", "bench/tsconfig.json"], { cwd: ROOT }).catch((e: { stdout: string }) => e);
+    expect(result.stdout).toBe("");
+  }, 180_000);
+
   it("has no import cycles", async () => {
     const result = await run(
       bin("madge"),
