@@ -132,7 +132,7 @@ export async function retryLoadScenario(ctx: BenchContext): Promise<ScenarioResu
     await new Promise((r) => setTimeout(r, 2000));
     const idle1Ms = firstDue - Date.now() - 1000;
     const idle1 = idle1Ms >= 3000 ? await cpuPercentOver(dispatcher.pid, idle1Ms) : undefined;
-    ctx.log(`  retry: dispatcher cpu while ${n} retries wait (seeded): ${idle1 ? `${idle1.percent}% over ${idle1.wallMs} ms` : "window too short"}`);
+    ctx.log(`  retry: dispatcher cpu while ${n} retries wait (seeded): ${idle1 ? `${idle1.percent}% over ${idle1.wallMs} ms ${JSON.stringify(idle1.byThread)}` : "window too short"}`);
 
     // --- wave 1: the seeded 6th attempts.
     const wave1Due = new Map(deliveries.map((d) => [d.sub.path, d.due]));
@@ -164,7 +164,7 @@ export async function retryLoadScenario(ctx: BenchContext): Promise<ScenarioResu
     await new Promise((r) => setTimeout(r, 1000));
     const idle2Ms = firstDue2 - Date.now() - 1000;
     const idle2 = idle2Ms >= 3000 ? await cpuPercentOver(dispatcher.pid, idle2Ms) : undefined;
-    ctx.log(`  retry: dispatcher cpu while retries wait (between waves): ${idle2 ? `${idle2.percent}% over ${idle2.wallMs} ms` : "window too short"}`);
+    ctx.log(`  retry: dispatcher cpu while retries wait (between waves): ${idle2 ? `${idle2.percent}% over ${idle2.wallMs} ms ${JSON.stringify(idle2.byThread)}` : "window too short"}`);
 
     // --- wave 2: the 7th attempts, timed by the dispatcher's own ladder.
     await new Promise((r) => setTimeout(r, Math.max(0, lastDue2 - Date.now())));

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 
 /* Process figures straight from Linux's /proc, so the measured service needs no instrumentation. */
 
@@ -12,6 +12,24 @@ export function cpuMs(pid: number): number {
   const utime = Number(fields[11]);
   const stime = Number(fields[12]);
   return ((utime + stime) * 1000) / TICKS_PER_SECOND;
+}
+
+/** CPU time used so far per thread of the process (name from /proc/<pid>/task/<tid>/comm), in ms. */
+export function threadCpuMs(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+      // Same-named threads (V8's workers, libuv's pool) are summed.
+      out.set(name, (out.get(name) ?? 0) + ms);
+    } catch {
+      // thread gone
+    }
+  }
+  return out;
 }
 
 /** Resident set size now (VmRSS) and its peak since start or the last reset (VmHWM), in bytes. */
@@ -31,14 +49,23 @@ export function resetPeakRss(pid: number): boolean {
   }
 }
 
-/** Samples a process's CPU use over a window: share of one core, in percent. */
-export async function cpuPercentOver(pid: number, windowMs: number): Promise<{ percent: number; cpuMs: number; wallMs: number }> {
+/**
+ * Samples a process's CPU use over a window: share of one core, in percent, and the same per thread
+ * name (the JS thread is the process's own name, e.g. "node"; V8's helpers are "V8 DefaultWorke").
+ */
+export async function cpuPercentOver(pid: number, windowMs: number): Promise<{ percent: number; cpuMs: number; wallMs: number; byThread: Record<string, number> }> {
   const c0 = cpuMs(pid);
+  const th0 = threadCpuMs(pid);
   const t0 = performance.now();
   await new Promise((r) => setTimeout(r, windowMs));
   const used = cpuMs(pid) - c0;
   const wall = performance.now() - t0;
-  return { percent: Math.round((used / wall) * 10000) / 100, cpuMs: used, wallMs: Math.round(wall) };
+  const byThread: Record<string, number> = {};
+  for (const [name, ms] of threadCpuMs(pid)) {
+    const delta = ms - (th0.get(name) ?? 0);
+    if (delta > 0) byThread[name] = Math.round((delta / wall) * 10000) / 100;
+  }
+  return { percent: Math.round((used / wall) * 10000) / 100, cpuMs: used, wallMs: Math.round(wall), byThread };
 }
 
 /** Polls RSS every `everyMs` until stopped; returns the highest sample (catches peaks VmHWM would too). */
