@@ -54,6 +54,9 @@ export interface World {
   close(): Promise<void>;
 }
 
+/** The event the helpers emit unless told otherwise: payload id `n`, status 7 (expired). */
+const defaultEvent = (customerId: number, n: number): OutboxEvent => ({ customerId, topic: "casefile", eventType: DEFAULT_EVENT_TYPE, payload: { id: n, status: 7 } });
+
 export async function createWorld(name: string, opts: { redisUrl?: string } = {}): Promise<World> {
   const runDb = process.env.DATABASE_URL;
   const runPrefix = process.env.QUEUE_PREFIX;
@@ -116,23 +119,10 @@ export async function createWorld(name: string, opts: { redisUrl?: string } = {}
       return { id: sub.id, secret };
     },
     emit(customerId, event = {}) {
-      return db.$transaction((tx) =>
-        insertEvent(tx, {
-          customerId,
-          topic: "casefile",
-          eventType: DEFAULT_EVENT_TYPE,
-          payload: { id: 1, status: 7 },
-          ...event,
-        }),
-      );
+      return db.$transaction((tx) => insertEvent(tx, { ...defaultEvent(customerId, 1), ...event }));
     },
     emitMany(customerId, count) {
-      return db.$transaction((tx) =>
-        insertEvents(
-          tx,
-          Array.from({ length: count }, (_, i) => ({ customerId, topic: "casefile", eventType: DEFAULT_EVENT_TYPE, payload: { id: i + 1, status: 7 } })),
-        ),
-      );
+      return db.$transaction((tx) => insertEvents(tx, Array.from({ length: count }, (_, i) => defaultEvent(customerId, i + 1))));
     },
     async dispatchJobOf(eventId) {
       const jobs = await getProducer().queue("events").getJobs(["completed", "failed", "active", "wait", "delayed", "prioritized"]);

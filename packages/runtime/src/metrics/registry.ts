@@ -14,7 +14,7 @@ export function metricsRegistry(): Registry {
 
 // Node's default metrics register under these names; the first one tells whether they are there.
 const DEFAULT_METRIC_PROBE = "process_cpu_user_seconds_total";
-export const EVENT_LOOP_SAMPLE_MS = 100;
+const EVENT_LOOP_SAMPLE_MS = 100;
 
 /**
  * Labels every metric of the registry with `service` and adds Node's default metrics (CPU, memory,

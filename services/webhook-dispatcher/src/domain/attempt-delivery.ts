@@ -31,11 +31,11 @@ class PrepareMemo {
 
   constructor(private readonly encryptionKey: string) {}
 
-  body(row: AttemptRow & { eventRowId: string }): string {
-    let body = this.bodies.get(row.eventRowId);
+  body(eventId: string, row: AttemptRow): string {
+    let body = this.bodies.get(eventId);
     if (body === undefined) {
       body = buildEventBody({ topic: row.topic, eventType: row.eventType, payload: row.payload, occurredAt: row.occurredAt });
-      this.bodies.set(row.eventRowId, body);
+      this.bodies.set(eventId, body);
     }
     return body;
   }
@@ -81,7 +81,7 @@ async function prepareAttempt(ctx: DispatcherContext, memo: PrepareMemo, row: At
     await stopDelivery(ctx, row.deliveryId, DELIVERY_STATE.cancelled);
     return void log.error("event of the delivery not found; delivery cancelled");
   }
-  const body = memo.body({ ...row, eventRowId });
+  const body = memo.body(eventRowId, row);
   const headers: Record<string, string> = {
     "Content-Type": "application/json",
     "X-Event-Id": eventRowId,

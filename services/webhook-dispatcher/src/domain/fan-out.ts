@@ -1,7 +1,7 @@
 import { DELIVERY_STATE, scheduleAttempt } from "@esign/webhooks";
 import type { DispatcherContext } from "../context";
 import { attemptDeliveries } from "./attempt-delivery";
-import { fanOutAndLoad } from "./attempt-rows";
+import { fanOutAndLoad, type AttemptRow } from "./attempt-rows";
 
 /**
  * Turns events (one outbox drain's) into one delivery per matching subscription and makes their
@@ -18,8 +18,9 @@ export async function fanOutEvents(ctx: DispatcherContext, eventIds: readonly st
   // First attempts that are due are made right here, together (one job, one read, and a record per
   // event, instead of a job, a read and a write per delivery). Anything further along - a re-run of
   // this job after some attempts were recorded - keeps its ladder.
-  const firstNow = pending.filter((d) => d.attempts === 0 && (d.nextAttemptAt?.getTime() ?? 0) <= dueBy);
-  const scheduled = pending.filter((d) => !firstNow.includes(d));
+  const firstNow: AttemptRow[] = [];
+  const scheduled: AttemptRow[] = [];
+  for (const d of pending) (d.attempts === 0 && (d.nextAttemptAt?.getTime() ?? 0) <= dueBy ? firstNow : scheduled).push(d);
   await Promise.all(scheduled.map((d) => scheduleAttempt(ctx.producer, d.deliveryId, d.attempts + 1, (d.nextAttemptAt?.getTime() ?? 0) - dueBy)));
   // First attempts made now get their own lines; a re-run's rescheduling is worth an info line.
   if (scheduled.length > 0) {
