@@ -5,7 +5,8 @@ export type { Db, Tx, SqlPool, SqlClient } from "./create-prisma";
 export { applyMigrations, listMigrations } from "./migrate";
 export { ensureDatabase, dropDatabase, withDatabase } from "./database-admin";
 export { encryptSecret, decryptSecret, sha256Hex, trackingId, parseTrackingId } from "./secrets";
-export { insertEvent, insertEvents, OUTBOX_CHANNEL } from "./outbox";
+export { insertEvent, insertEvents, eventInsertSql, notifyIfAnySql, OUTBOX_CHANNEL } from "./outbox";
+export { SqlParams } from "./sql-params";
 export type { OutboxEvent } from "./outbox";
 export { Prisma } from "./generated/client";
 export type {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma } from "./generated/client";
 import type { Tx } from "./create-prisma";
+import { SqlParams } from "./sql-params";
 
 /** The channel the outbox relay LISTENs on; PostgreSQL delivers the notification at commit. */
 export const OUTBOX_CHANNEL = "esign_outbox";
@@ -31,20 +32,35 @@ export async function insertEvent(tx: Tx, event: OutboxEvent): Promise<string> {
  */
 export async function insertEvents(tx: Tx, events: readonly OutboxEvent[]): Promise<string[]> {
   if (events.length === 0) return [];
-  const ids = events.map(() => randomUUID());
-  // WITH ORDINALITY + ORDER BY: seq (BIGSERIAL) is drawn in the order the rows are inserted.
-  // occurredAt is the time of this statement (clock_timestamp), not the column default's start of
-  // the transaction: the notifier's transaction spans an SMTP conversation before its event.
-  await tx.$executeRaw`
-    WITH input AS (
-      SELECT * FROM unnest(${ids}::uuid[], ${events.map((e) => e.customerId)}::int[], ${events.map((e) => e.topic)}::text[],
-                           ${events.map((e) => e.eventType)}::text[], ${events.map((e) => JSON.stringify(e.payload))}::jsonb[],
-                           ${events.map((e) => e.targetSubscriptionId ?? null)}::uuid[])
-        WITH ORDINALITY AS t(id, customer_id, topic, event_type, payload, target_subscription_id, n)),
-    inserted AS (
-      INSERT INTO "Event" (id, "customerId", topic, "eventType", payload, "targetSubscriptionId", "occurredAt")
-      SELECT id, customer_id, topic, event_type, payload, target_subscription_id, clock_timestamp() FROM input ORDER BY n
-      RETURNING id)
-    SELECT pg_notify(${OUTBOX_CHANNEL}, '') WHERE EXISTS (SELECT 1 FROM inserted)`;
+  const p = new SqlParams();
+  const { sql, ids } = eventInsertSql(events, p);
+  await tx.$executeRawUnsafe(`WITH inserted AS (${sql}) ${notifyIfAnySql("inserted")}`, ...p.values);
   return ids;
+}
+
+/**
+ * The INSERT of `events` (ending in RETURNING id), for a data-modifying CTE of a larger statement;
+ * its values go to `p`; with `onlyIf` (an SQL condition) the events are written only when it holds. The statement must also NOTIFY (`notifyIfAnySql`) for the relay to wake early.
+ * WITH ORDINALITY + ORDER BY: seq (BIGSERIAL) is drawn in the order the rows are inserted.
+ * occurredAt is the time of this statement (clock_timestamp), not the column default's start of
+ * the transaction: the notifier's transaction spans an SMTP conversation before its event.
+ */
+export function eventInsertSql(events: readonly OutboxEvent[], p: SqlParams, onlyIf?: string): { sql: string; ids: string[] } {
+  const ids = events.map(() => randomUUID());
+  const sql = `
+    INSERT INTO "Event" (id, "customerId", topic, "eventType", payload, "targetSubscriptionId", "occurredAt")
+    SELECT id, customer_id, topic, event_type, payload, target_subscription_id, clock_timestamp()
+    FROM unnest(${p.add(ids, "uuid[]")}, ${p.add(events.map((e) => e.customerId), "int[]")}, ${p.add(events.map((e) => e.topic), "text[]")},
+                ${p.add(events.map((e) => e.eventType), "text[]")}, ${p.add(events.map((e) => JSON.stringify(e.payload)), "jsonb[]")},
+                ${p.add(events.map((e) => e.targetSubscriptionId ?? null), "uuid[]")})
+      WITH ORDINALITY AS t(id, customer_id, topic, event_type, payload, target_subscription_id, n)
+    ${onlyIf ? `WHERE ${onlyIf}` : ""}
+    ORDER BY n
+    RETURNING id`;
+  return { sql, ids };
+}
+
+/** The closing SELECT of a statement whose CTE `cte` inserted events: one NOTIFY when it inserted any. */
+export function notifyIfAnySql(cte: string): string {
+  return `SELECT pg_notify('${OUTBOX_CHANNEL}', '') WHERE EXISTS (SELECT 1 FROM ${cte})`;
 }
