@@ -1,6 +1,9 @@
 import type { Customer } from "@esign/db";
 import type { TCaseFile, TSecureSigningMethod } from "@esign/schema";
 
+/** What the account checks read of a customer. */
+export type AccountSettings = Pick<Customer, "eboksEnabled" | "secureSigningMethods">;
+
 /** A reason the job must fail rather than be retried: the account cannot send this case file. */
 export class AccountCheckFailed extends Error {
   constructor(message: string) {
@@ -14,7 +17,7 @@ export const EBOKS_DISABLED_MESSAGE =
   "(a customer administrator can request it under Configuration, Company, Communication Channels) before sending to signers with channel eboks.";
 
 /** Spec rules 5-6 and secure signing rule 1: what the account must have enabled for this case file. */
-export function checkAccount(customer: Customer, caseFile: TCaseFile): void {
+export function checkAccount(customer: AccountSettings, caseFile: TCaseFile): void {
   if (!customer.eboksEnabled && caseFile.signers.some((s) => s.channel === "eboks")) {
     throw new AccountCheckFailed(EBOKS_DISABLED_MESSAGE);
   }
@@ -32,6 +35,6 @@ export function checkAccount(customer: Customer, caseFile: TCaseFile): void {
 }
 
 /** Secure signing rules 2-4: omitted means every method of the account; a list (even empty) is taken as is. */
-export function resolveSecureMethods(customer: Customer, requested: readonly TSecureSigningMethod[] | undefined): string[] {
+export function resolveSecureMethods(customer: AccountSettings, requested: readonly TSecureSigningMethod[] | undefined): string[] {
   return requested === undefined ? [...customer.secureSigningMethods] : [...requested];
 }

@@ -16,10 +16,8 @@ export async function activateCurrentRound(
   caseFile: Pick<CaseFile, "id" | "customerId">,
   caseFileStatus: number,
   now: Date,
-  /** The case file's signers when this transaction has just written them (spares reading them back). */
-  known?: readonly RoundSigner[],
 ): Promise<RoundSigner[]> {
-  const signers = known ?? (await tx.signer.findMany({ where: { caseFileId: caseFile.id }, select: roundSignerSelect }));
+  const signers = await tx.signer.findMany({ where: { caseFileId: caseFile.id }, select: roundSignerSelect });
   const { activateNow } = planRound(signers, now);
   if (activateNow.length === 0) return activateNow;
   // One UPDATE for the round and one INSERT for its events (instead of two queries per signer).

@@ -9,7 +9,7 @@ export function emitCaseFileEvent(tx: Tx, caseFile: CaseFileRef, status: number,
 }
 
 /** `{id, caseFile: {id, status}}`: the spec's default signer payload, with the case file status after the change. */
-function signerEvent(caseFile: CaseFileRef, caseFileStatus: number, signerId: number, eventType: EventType & `sign.signer.${string}`): OutboxEvent {
+export function signerEvent(caseFile: CaseFileRef, caseFileStatus: number, signerId: number, eventType: EventType & `sign.signer.${string}`): OutboxEvent {
   return { customerId: caseFile.customerId, topic: "signer", eventType, payload: { id: signerId, caseFile: { id: caseFile.id, status: caseFileStatus } } };
 }
 

@@ -17,20 +17,17 @@ export async function sendCaseFile(tx: Tx, caseFileId: number, now: Date = new D
 }
 
 /**
- * sendCaseFile for a case file this very transaction has just created with its signers: nobody else
- * can see it yet, so there is nothing to lock and nothing to read back. Returns the signers it
- * activated, or undefined when it did not send (expireAt already past).
+ * Whether a case file in this state may be sent now: only a new one, and not after its expireAt. A send
+ * that comes after expireAt (workers down, sendAt close to expireAt) must not mail signers a request
+ * that is already void: the expire job finds the case file new-but-activated and expires it.
  */
-export function sendCreatedCaseFile(tx: Tx, caseFile: CaseFile, signers: readonly RoundSigner[], now: Date): Promise<RoundSigner[] | undefined> {
-  return sendLocked(tx, caseFile, now, signers);
+export function mayBeSent(caseFile: Pick<CaseFile, "status" | "expireAt">, now: Date): boolean {
+  return caseFile.status === CASEFILE_STATUS.new && !(caseFile.expireAt && caseFile.expireAt.getTime() <= now.getTime());
 }
 
-async function sendLocked(tx: Tx, caseFile: CaseFile, now: Date, signers?: readonly RoundSigner[]): Promise<RoundSigner[] | undefined> {
-  if (caseFile.status !== CASEFILE_STATUS.new) return undefined;
-  // A send that comes after expireAt (workers down, sendAt close to expireAt) must not mail signers a
-  // request that is already void: the expire job finds the case file new-but-activated and expires it.
-  if (caseFile.expireAt && caseFile.expireAt.getTime() <= now.getTime()) return undefined;
+async function sendLocked(tx: Tx, caseFile: CaseFile, now: Date): Promise<RoundSigner[] | undefined> {
+  if (!mayBeSent(caseFile, now)) return undefined;
   const status = CASEFILE_STATUS.pending;
   await tx.caseFile.update({ where: { id: caseFile.id }, data: { status, sentAt: now } });
-  return activateCurrentRound(tx, caseFile, status, now, signers);
+  return activateCurrentRound(tx, caseFile, status, now);
 }

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
+import { sqlPool, withSqlTransaction } from "@esign/db";
 import type { Job } from "@esign/queue";
 import { ZCaseFile, ZStoredFiles, type JobData } from "@esign/schema";
 import type { WorkerContext } from "../context";
-import { AccountCheckFailed, checkAccount } from "../domain/account-checks";
-import { persistCaseFile } from "../domain/persist-casefile";
+import { AccountCheckFailed, checkAccount, type AccountSettings } from "../domain/account-checks";
+import { lockAndAllocate, persistCaseFile } from "../domain/persist-casefile";
 import { ensureCreatedScheduled } from "../domain/schedule-send";
 
 async function markFailed(ctx: WorkerContext, id: string, errorMessage: string, retries: number): Promise<void> {
@@ -11,44 +12,66 @@ async function markFailed(ctx: WorkerContext, id: string, errorMessage: string, 
   await ctx.db.creationJob.updateMany({ where: { id, status: { in: ["pending", "processing"] } }, data: { status: "failed", errorMessage, retries } });
 }
 
+interface ClaimedJob extends AccountSettings {
+  /** The status before this run (a pending or processing job is now processing). */
+  status: string;
+  customerId: number;
+  userId: number;
+  payload: unknown;
+  files: unknown;
+}
+
+/** Reads the job with its customer's settings and marks it processing (unless it is done), in one statement. */
+async function claimCreationJob(ctx: WorkerContext, id: string, retries: number): Promise<ClaimedJob | undefined> {
+  const { rows } = await sqlPool(ctx.db).query<ClaimedJob>(
+    `WITH processing AS (
+       UPDATE "CreationJob" SET status = 'processing', retries = $2, "updatedAt" = now()
+       WHERE id = $1::uuid AND status IN ('pending', 'processing'))
+     SELECT cj.status::text AS status, cj."customerId", cj."userId", cj.payload, cj.files, c."eboksEnabled", c."secureSigningMethods"
+       FROM "CreationJob" cj JOIN "Customer" c ON c.id = cj."customerId" WHERE cj.id = $1::uuid`,
+    [id, retries],
+  );
+  return rows[0];
+}
+
 /**
  * casefile/create: turns a stored creation job into a case file, exactly once. A worker that dies
  * mid-job leaves the BullMQ job stalled; the next worker re-runs it, and the row lock plus the status
- * check inside the transaction make the second run a no-op if the first one committed.
+ * check inside the transaction make the second run a no-op if the first one committed. The common
+ * path is plain SQL (four round trips in the transaction); the rare ones stay on Prisma.
  */
 export async function createCaseFileJob(ctx: WorkerContext, data: JobData<"casefile", "create">, job: Job): Promise<void> {
   const id = data.creationJobId;
   const log = ctx.logger.child({ jobId: id });
-  const row = await ctx.db.creationJob.findUnique({ where: { id }, include: { customer: true } });
+  const retries = job.attemptsMade;
+  const row = await claimCreationJob(ctx, id, retries);
   if (!row) return void log.warn("creation job not found (purged?)");
   if (row.status === "completed") return ensureCreatedScheduled(ctx, id);
   if (row.status === "failed") return;
-
-  const retries = job.attemptsMade;
-  await ctx.db.creationJob.update({ where: { id }, data: { status: "processing", retries } });
 
   const caseFile = ZCaseFile.safeParse(row.payload);
   const files = ZStoredFiles.safeParse(row.files);
   if (!caseFile.success || !files.success) return markFailed(ctx, id, "The stored case file payload could not be read", retries);
 
   try {
-    checkAccount(row.customer, caseFile.data);
+    checkAccount(row, caseFile.data);
     for (const f of files.data) {
       if (!(await ctx.storage.exists(f.sha256))) throw new AccountCheckFailed(`Uploaded file "${f.name}" is missing from storage`);
     }
-    const persisted = await ctx.db.$transaction(
-      async (tx) => {
-        const locked = await tx.$queryRaw<{ status: string }[]>`SELECT status::text FROM "CreationJob" WHERE id = ${id}::uuid FOR UPDATE`;
-        if (locked[0]?.status !== "processing" && locked[0]?.status !== "pending") return null;
-        const p = await persistCaseFile(tx, row, row.customer, caseFile.data, files.data, {
+    const persisted = await withSqlTransaction(
+      sqlPool(ctx.db),
+      async (client) => {
+        const locked = await lockAndAllocate(client, id, caseFile.data.signers.length);
+        if (locked?.status !== "processing" && locked?.status !== "pending") return null;
+        const target = { id, customerId: row.customerId, userId: row.userId, retries, caseFileId: locked.caseFileId, signerIds: locked.signerIds };
+        return persistCaseFile(client, target, row, caseFile.data, files.data, {
           publicBaseUrl: ctx.config.PUBLIC_BASE_URL,
           encryptionKey: ctx.config.ENCRYPTION_KEY,
           now: new Date(),
         });
-        await tx.creationJob.update({ where: { id }, data: { status: "completed", result: p.result, errorMessage: null, retries } });
-        return p;
       },
-      { timeout: 30_000 },
+      // A worker stuck inside the transaction must not hold the job's row lock for ever.
+      { idleTimeoutMs: 30_000 },
     );
     if (persisted) {
       log.info("case file created", { caseFileId: persisted.caseFileId, status: persisted.status });

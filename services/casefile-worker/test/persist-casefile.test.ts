@@ -1,0 +1,216 @@
+import { randomUUID } from "node:crypto";
+import { decryptSecret, sqlPool, withSqlTransaction } from "@esign/db";
+import { ZSigningLinkItem, validateCreateRequest, type TCaseFile } from "@esign/schema";
+import { closeTestDb, testDb, TEST_ENCRYPTION_KEY } from "../../../test/support/api";
+import { lockAndAllocate, persistCaseFile, type Persisted } from "../src/domain/persist-casefile";
+import { hashSigningToken } from "../src/domain/signing-tokens";
+
+/*
+ * The creation job's one-statement write, against PostgreSQL: every field of the payload lands in
+ * its column, the send happens (or not) as the rules say, and the job row ends completed with a
+ * result naming the rows. The e2e tests go through the services; this one reads every column.
+ */
+
+const NOW = new Date("2030-01-01T12:00:00.000Z");
+const unix = (iso: string) => Date.parse(iso) / 1000;
+const FILES = [
+  { name: "contract.pdf", sha256: "a".repeat(64), size: 1234 },
+  { name: "appendix.pdf", sha256: "b".repeat(64), size: 99 },
+];
+
+let customerId: number;
+let userId: number;
+
+beforeAll(async () => {
+  const customer = await testDb().customer.create({ data: { name: "Persist Ltd", eboksEnabled: true, secureSigningMethods: ["mitid.dk", "sms"] } });
+  customerId = customer.id;
+  userId = (await testDb().user.create({ data: { customerId, email: "owner@persist.example", name: "Owner" } })).id;
+});
+afterAll(closeTestDb);
+
+function caseFileOf(caseFile: Record<string, unknown>): TCaseFile {
+  const v = validateCreateRequest(JSON.stringify({ caseFile }), FILES.map((f) => f.name));
+  if (!v.ok) throw new Error(JSON.stringify(v.errors));
+  return v.value.caseFile;
+}
+
+/** A stored creation job, persisted as the worker does; answers what the write returned. */
+async function persist(cf: TCaseFile, retries = 1): Promise<{ jobId: string; persisted: Persisted | null }> {
+  const jobId = randomUUID();
+  await testDb().creationJob.create({ data: { id: jobId, customerId, userId, payloadHash: "h", payload: cf as object, files: FILES, status: "processing" } });
+  const persisted = await withSqlTransaction(sqlPool(testDb()), async (client) => {
+    const locked = await lockAndAllocate(client, jobId, cf.signers.length);
+    if (locked?.status !== "processing") return null;
+    const target = { id: jobId, customerId, userId, retries, caseFileId: locked.caseFileId, signerIds: locked.signerIds };
+    return persistCaseFile(client, target, { eboksEnabled: true, secureSigningMethods: ["mitid.dk", "sms"] }, cf, FILES, {
+      publicBaseUrl: "https://esign.example",
+      encryptionKey: TEST_ENCRYPTION_KEY,
+      now: NOW,
+    });
+  });
+  return { jobId, persisted };
+}
+
+/** A signer's own texts and reminder setting: kept together on the signer's notification column. */
+const ALICE_TEXTS = {
+  emailFormat: "html",
+  emailSubject: "Please sign",
+  emailText: "Body text",
+  reminderInterval: 3,
+  reminderEmailSubject: "Reminder",
+  reminderEmailText: "Reminder body",
+  completedEmailSubject: "All done",
+  completedEmailText: "Done body",
+};
+
+/** Payload fields that land in a signer column of the same name unchanged. */
+const ALICE_AS_STORED = {
+  email: "alice@example.com",
+  role: "Employee",
+  signOrder: 0,
+  onBehalfOf: "Alice ApS",
+  language: "en",
+  accessControl: true,
+  successUrl: "https://example.com/ok",
+  failUrl: "https://example.com/fail",
+  enableInsecureSigning: true,
+  insecureSigningMethods: ["text", "draw"],
+  storeAsContact: true,
+};
+
+/** Payload fields that land in a case file column of the same name unchanged. */
+const CASE_FILE_AS_STORED = {
+  title: "Every field",
+  language: "da",
+  metaData: "meta-1",
+  reference: "ref-1",
+  folderId: 12,
+  sensitiveData: true,
+  visibilityMode: 1,
+  disableNotificationsOwner: true,
+  disableEmailAttachments: true,
+  senderName: "Sender Co",
+  signOnMeeting: true,
+};
+
+const FULL = {
+  ...CASE_FILE_AS_STORED,
+  expireAt: unix("2030-02-01T00:00:00Z"),
+  documents: [
+    { title: "Contract", name: "contract.pdf", roles: ["Employee", "Manager"], documentOrder: 2, metaData: "doc-meta" },
+    { title: "Appendix", name: "appendix.pdf", signable: false },
+  ],
+  signers: [
+    {
+      name: "Alice",
+      ...ALICE_AS_STORED,
+      ...ALICE_TEXTS,
+      expireAt: unix("2030-01-20T00:00:00Z"),
+    },
+    { name: "Bob", channel: "eboks", cpr: "0101901234", role: "Manager", signOrder: 0, secureSigningMethods: ["mitid.dk"], activeAt: unix("2030-01-05T00:00:00Z") },
+    { name: "Carl", channel: "eboks", cvr: "12345678", vatin: "DK12345678", role: "Manager", signOrder: 1 },
+  ],
+  ccRecipients: [{ name: "HR", email: "hr@example.com" }, { name: "Legal", email: "legal@example.com", storeAsContact: false }],
+};
+
+describe("persistCaseFile", () => {
+  it("writes every field of the payload, sends the case file and completes the job in one go", async () => {
+    const cf = caseFileOf(FULL);
+    const { jobId, persisted } = await persist(cf, 2);
+    const db = testDb();
+    const caseFile = await db.caseFile.findUniqueOrThrow({
+      where: { creationJobId: jobId },
+      include: { documents: { orderBy: { id: "asc" } }, signers: { orderBy: { id: "asc" }, include: { signingLink: true } }, ccRecipients: { orderBy: { id: "asc" } } },
+    });
+    expect(persisted?.caseFileId).toBe(caseFile.id);
+    expect(caseFile).toMatchObject({
+      customerId,
+      userId,
+      ...CASE_FILE_AS_STORED,
+      status: 1,
+      activate: true,
+      sendAt: null,
+      expireAt: new Date("2030-02-01T00:00:00Z"),
+      sentAt: NOW,
+    });
+    expect(caseFile.documents.map(({ title, name, signable, roles, documentOrder, metaData, fileSha256, size }) => ({ title, name, signable, roles, documentOrder, metaData, fileSha256, size }))).toEqual([
+      { title: "Contract", name: "contract.pdf", signable: true, roles: ["Employee", "Manager"], documentOrder: 2, metaData: "doc-meta", fileSha256: "a".repeat(64), size: 1234 },
+      { title: "Appendix", name: "appendix.pdf", signable: false, roles: [], documentOrder: null, metaData: null, fileSha256: "b".repeat(64), size: 99 },
+    ]);
+    expect(caseFile.ccRecipients.map(({ name, email, storeAsContact }) => ({ name, email, storeAsContact }))).toEqual([
+      { name: "HR", email: "hr@example.com", storeAsContact: true },
+      { name: "Legal", email: "legal@example.com", storeAsContact: false },
+    ]);
+
+    const [alice, bob, carl] = caseFile.signers;
+    expect(caseFile.signers.map((s) => s.name)).toEqual(["Alice", "Bob", "Carl"]);
+    expect(alice).toMatchObject({
+      ...ALICE_AS_STORED,
+      channel: "email",
+      // Omitted in the payload: every method of the account.
+      secureSigningMethods: ["mitid.dk", "sms"],
+      notification: ALICE_TEXTS,
+      activeAt: null,
+      expireAt: new Date("2030-01-20T00:00:00Z"),
+      // First round, access started: pending now.
+      status: 1,
+      activatedAt: NOW,
+    });
+    // First round, but its access starts later: stays new (its activate-signer job moves it).
+    expect(bob).toMatchObject({ channel: "eboks", cpr: "0101901234", secureSigningMethods: ["mitid.dk"], activeAt: new Date("2030-01-05T00:00:00Z"), status: 0, activatedAt: null });
+    expect(bob!.notification).toMatchObject({ emailSubject: null, reminderInterval: null });
+    expect(carl).toMatchObject({ cvr: "12345678", vatin: "DK12345678", signOrder: 1, status: 0, activatedAt: null, enableInsecureSigning: false, insecureSigningMethods: [] });
+
+    // The job: completed, with the attempts made, and a result whose links open each signer's link row.
+    const job = await db.creationJob.findUniqueOrThrow({ where: { id: jobId } });
+    expect(job).toMatchObject({ status: "completed", retries: 2, errorMessage: null });
+    const result = job.result as { caseFile: { id: number; status: number }; signingLinksEnc: string };
+    expect(result.caseFile).toEqual({ id: caseFile.id, status: 1 });
+    const links = ZSigningLinkItem.array().parse(JSON.parse(decryptSecret(result.signingLinksEnc, TEST_ENCRYPTION_KEY)));
+    // Every signer whose role signs a document (both roles sign the contract) gets a link.
+    expect(links.map((l) => [l.signerId, l.name, l.role])).toEqual(caseFile.signers.map((s) => [s.id, s.name, s.role]));
+    for (const l of links) {
+      const signer = caseFile.signers.find((s) => s.id === l.signerId)!;
+      const token = l.signingLink.replace("https://esign.example/sign/", "");
+      expect(signer.signingLink?.tokenHash).toBe(hashSigningToken(token));
+      expect(decryptSecret(signer.signingLink!.tokenEnc, TEST_ENCRYPTION_KEY)).toBe(token);
+    }
+
+    // One requestActivated, for the one signer activated, carrying the new status.
+    const events = await db.event.findMany({ where: { customerId, eventType: "sign.signer.requestActivated" } });
+    expect(events.filter((e) => (e.payload as { caseFile: { id: number } }).caseFile.id === caseFile.id).map((e) => e.payload)).toEqual([
+      { id: alice!.id, caseFile: { id: caseFile.id, status: 1 } },
+    ]);
+    // What the timers are scheduled from is what was committed.
+    expect(persisted?.created.signers.map((s) => [s.id, s.status])).toEqual(caseFile.signers.map((s) => [s.id, s.status]));
+  });
+
+  it("leaves a case file with a future sendAt new, unsent, without events", async () => {
+    const cf = caseFileOf({ ...FULL, sendAt: unix("2030-01-10T00:00:00Z") });
+    const { jobId, persisted } = await persist(cf);
+    const caseFile = await testDb().caseFile.findUniqueOrThrow({ where: { creationJobId: jobId }, include: { signers: true } });
+    expect(caseFile).toMatchObject({ status: 0, sentAt: null, sendAt: new Date("2030-01-10T00:00:00Z") });
+    expect(caseFile.signers.every((s) => s.status === 0 && s.activatedAt === null)).toBe(true);
+    expect(persisted?.status).toBe(0);
+    const events = await testDb().event.findMany({ where: { customerId, eventType: "sign.signer.requestActivated" } });
+    expect(events.some((e) => (e.payload as { caseFile: { id: number } }).caseFile.id === caseFile.id)).toBe(false);
+  });
+
+  it("does not send a case file whose expireAt has passed, and one with activateCaseFile false gets no links", async () => {
+    const expired = await persist(caseFileOf({ ...FULL, expireAt: unix("2029-12-31T00:00:00Z") }));
+    expect(await testDb().caseFile.findUniqueOrThrow({ where: { creationJobId: expired.jobId } })).toMatchObject({ status: 0, sentAt: null });
+
+    const inactive = await persist(caseFileOf({ ...FULL, activateCaseFile: false }));
+    const caseFile = await testDb().caseFile.findUniqueOrThrow({ where: { creationJobId: inactive.jobId }, include: { signers: { include: { signingLink: true } } } });
+    expect(caseFile).toMatchObject({ status: 0, activate: false });
+    expect(caseFile.signers.every((s) => s.signingLink === null)).toBe(true);
+  });
+
+  it("writes nothing when the job is no longer pending or processing (a second run)", async () => {
+    const cf = caseFileOf(FULL);
+    const { jobId } = await persist(cf);
+    const again = await withSqlTransaction(sqlPool(testDb()), async (client) => lockAndAllocate(client, jobId, cf.signers.length));
+    expect(again?.status).toBe("completed");
+    expect(await testDb().caseFile.count({ where: { creationJobId: jobId } })).toBe(1);
+  });
+});
