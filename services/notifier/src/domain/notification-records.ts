@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Tx } from "@esign/db";
+import { SqlParams, type Tx } from "@esign/db";
 import { MailDeliveryError } from "@esign/mailer";
 import { MailboxDeliveryError } from "../channels/mailbox-gateway";
 
@@ -8,7 +8,7 @@ export type NotificationChannel = "email" | "eboks";
 
 // Namespace of these advisory locks (first key of pg_advisory_xact_lock(int, int)); the subscription
 // notice uses its own, so the two kinds of keys cannot block each other by a hash collision.
-const LOCK_NAMESPACE = 0x6e6f746b; // "notk"
+export const LOCK_NAMESPACE = 0x6e6f746b; // "notk"
 
 /**
  * A message is sent inside a transaction that holds an advisory lock on its dedupeKey, and its
@@ -36,21 +36,20 @@ export interface NotificationRecord {
 }
 
 export async function recordNotification(tx: Tx, r: NotificationRecord): Promise<void> {
-  await tx.notification.create({
-    data: {
-      id: randomUUID(),
-      dedupeKey: r.dedupeKey,
-      kind: r.kind,
-      channel: r.channel,
-      recipient: r.recipient,
-      caseFileId: r.caseFileId,
-      signerId: r.signerId ?? null,
-      status: r.status,
-      messageId: r.messageId ?? null,
-      // Server replies can be long; the row is for people reading it, not an archive.
-      error: r.error ? r.error.slice(0, 1000) : null,
-    },
-  });
+  const p = new SqlParams();
+  await tx.$executeRawUnsafe(notificationInsertSql(r, p), ...p.values);
+}
+
+/**
+ * The INSERT of one Notification row (also a CTE of a larger statement: the signer messages' outcome
+ * write); its values go to `p`. createdAt defaults to the transaction's time.
+ */
+export function notificationInsertSql(r: NotificationRecord & { createdAt?: Date }, p: SqlParams): string {
+  return `INSERT INTO "Notification" (id, "dedupeKey", kind, channel, recipient, "caseFileId", "signerId", status, "messageId", error, "createdAt")
+    VALUES (${p.add(randomUUID(), "uuid")}, ${p.add(r.dedupeKey)}, ${p.add(r.kind)}, ${p.add(r.channel)}, ${p.add(r.recipient)}, ${p.add(r.caseFileId, "int")},
+            ${p.add(r.signerId ?? null, "int")}, ${p.add(r.status)}, ${p.add(r.messageId ?? null)},
+            -- Server replies can be long; the row is for people reading it, not an archive.
+            ${p.add(r.error ? r.error.slice(0, 1000) : null)}, COALESCE(${p.add(r.createdAt?.toISOString() ?? null, "timestamptz")}, now()))`;
 }
 
 /**

@@ -1,22 +1,15 @@
-import { decryptSecret, insertEvent, trackingId, type Tx } from "@esign/db";
+import { decryptSecret, sqlPool, trackingId, withSqlTransaction, type OutboxEvent, type SqlClient } from "@esign/db";
 import type { MailMessage } from "@esign/mailer";
 import { CASEFILE_STATUS, SIGNER_STATUS, type EventType } from "@esign/schema";
 import type { MailboxMessage } from "../channels/mailbox-gateway";
 import type { NotifierContext } from "../context";
 import { fromNameOf } from "./case-file-documents";
 import { EBOKS_DEFAULT_LANGUAGE, EMAIL_DEFAULT_LANGUAGE, resolveLanguage } from "./languages";
-import {
-  SEND_TX_OPTIONS,
-  classifyFailure,
-  errorText,
-  lockDedupeKey,
-  recordNotification,
-  responseCodeOf,
-  type NotificationChannel,
-} from "./notification-records";
+import { SEND_TX_OPTIONS, classifyFailure, errorText, responseCodeOf, type NotificationChannel } from "./notification-records";
 import { renderHtml, renderText } from "./render-message";
 import { signerMessageContent } from "./signer-message";
 import { emailFormatOf, signerSettings } from "./signer-settings";
+import { lastSentAt, loadSignerForMessage, lockDedupeKeySql, requestWasSent, writeMessageOutcome, type SignerForMessage } from "./signer-message-store";
 
 export type SignerMessageKind = "signing_request" | "reminder";
 
@@ -56,24 +49,9 @@ const SENT_EVENT: Record<SignerMessageKind, EventType> = {
   reminder: "sign.signer.reminderSent",
 };
 
-async function loadSigner(tx: Tx, signerId: number) {
-  return tx.signer.findUnique({
-    where: { id: signerId },
-    include: {
-      signingLink: { select: { tokenEnc: true } },
-      caseFile: {
-        include: {
-          customer: { select: { name: true } },
-          documents: { select: { id: true, title: true, name: true, signable: true, roles: true, documentOrder: true, fileSha256: true, signedSha256: true } },
-        },
-      },
-    },
-  });
-}
-type LoadedSigner = NonNullable<Awaited<ReturnType<typeof loadSigner>>>;
 
 /** Why this signer must not get a request or a reminder now, if they must not. */
-function notPendingReason(s: LoadedSigner, now: Date): SkipReason | undefined {
+function notPendingReason(s: SignerForMessage, now: Date): SkipReason | undefined {
   if (s.status !== SIGNER_STATUS.pending || s.deletedAt) return "signer_not_pending";
   if (s.expiredAt || (s.expireAt && s.expireAt <= now)) return "signer_expired";
   if (s.caseFile.status !== CASEFILE_STATUS.pending) return "casefile_not_pending";
@@ -81,12 +59,12 @@ function notPendingReason(s: LoadedSigner, now: Date): SkipReason | undefined {
   return undefined;
 }
 
-function isPending(s: LoadedSigner, now: Date): boolean {
+function isPending(s: SignerForMessage, now: Date): boolean {
   return notPendingReason(s, now) === undefined;
 }
 
 /** The signer's link, or undefined when its token cannot be read (no link row, or one from before tokens were kept). */
-function signingLinkOf(ctx: NotifierContext, s: LoadedSigner): string | undefined {
+function signingLinkOf(ctx: NotifierContext, s: SignerForMessage): string | undefined {
   const enc = s.signingLink?.tokenEnc;
   if (!enc) return undefined;
   try {
@@ -111,7 +89,7 @@ interface Delivery {
   send(): Promise<string>;
 }
 
-function buildDelivery(ctx: NotifierContext, kind: SignerMessageKind, s: LoadedSigner, link: string, dedupeKey: string): Delivery {
+function buildDelivery(ctx: NotifierContext, kind: SignerMessageKind, s: SignerForMessage, link: string, dedupeKey: string): Delivery {
   const cf = s.caseFile;
   const settings = signerSettings(s.notification);
   const base = {
@@ -165,17 +143,12 @@ function buildDelivery(ctx: NotifierContext, kind: SignerMessageKind, s: LoadedS
   };
 }
 
-async function reminderStateOf(tx: Tx, s: LoadedSigner, now: Date): Promise<ReminderState> {
-  const last = await tx.notification.findFirst({
-    where: { signerId: s.id, kind: { in: ["signing_request", "reminder"] }, status: "sent" },
-    orderBy: { createdAt: "desc" },
-    select: { createdAt: true },
-  });
+async function reminderStateOf(client: SqlClient, s: SignerForMessage, now: Date): Promise<ReminderState> {
   return {
     signerId: s.id,
     reminderIntervalDays: signerSettings(s.notification).reminderInterval ?? null,
     remindersSent: s.remindersSent,
-    lastSentAt: last?.createdAt ?? now,
+    lastSentAt: (await lastSentAt(client, s.id)) ?? now,
     pending: isPending(s, now),
   };
 }
@@ -186,34 +159,35 @@ async function reminderStateOf(tx: Tx, s: LoadedSigner, now: Date): Promise<Remi
  * exists exactly when the message it reports went out (or was refused for good).
  */
 export async function notifySigner(ctx: NotifierContext, kind: SignerMessageKind, signerId: number, dedupeKey: string): Promise<SignerOutcome> {
-  return ctx.db.$transaction(async (tx): Promise<SignerOutcome> => {
-    await lockDedupeKey(tx, dedupeKey);
+  // PostgreSQL ends a session idle in its transaction this long: past the mailer's own time-outs.
+  return withSqlTransaction(sqlPool(ctx.db), async (client): Promise<SignerOutcome> => {
+    await lockDedupeKeySql(client, dedupeKey);
     const now = new Date();
-    const s = await loadSigner(tx, signerId);
-    if (!s) return { status: "skipped", reason: "not_found" };
+    const loaded = await loadSignerForMessage(client, signerId, dedupeKey);
+    if (!loaded) return { status: "skipped", reason: "not_found" };
+    const s = loaded.signer;
     const cf = s.caseFile;
-    const signerEvent = (eventType: EventType, caseFileStatus = cf.status) =>
-      insertEvent(tx, { customerId: cf.customerId, topic: "signer", eventType, payload: { id: s.id, caseFile: { id: cf.id, status: caseFileStatus } } });
+    const signerEvent = (eventType: EventType): OutboxEvent => ({ customerId: cf.customerId, topic: "signer", eventType, payload: { id: s.id, caseFile: { id: cf.id, status: cf.status } } });
 
-    if (await tx.notification.findUnique({ where: { dedupeKey }, select: { id: true } })) {
-      return { status: "skipped", reason: "already_sent", reminders: await reminderStateOf(tx, s, now) };
-    }
+    if (loaded.alreadySent) return { status: "skipped", reason: "already_sent", reminders: await reminderStateOf(client, s, now) };
     const blocked = notPendingReason(s, now);
     if (blocked) return { status: "skipped", reason: blocked };
     if (kind === "reminder") {
       if (!signerSettings(s.notification).reminderInterval) return { status: "skipped", reason: "no_reminder_interval" };
-      const requested = await tx.notification.findFirst({ where: { signerId, kind: "signing_request", status: "sent" }, select: { id: true } });
-      if (!requested) return { status: "skipped", reason: "request_not_sent" };
+      if (!(await requestWasSent(client, signerId))) return { status: "skipped", reason: "request_not_sent" };
     }
     const link = signingLinkOf(ctx, s);
     if (!link) return { status: "skipped", reason: "no_signing_link" };
 
     const delivery = buildDelivery(ctx, kind, s, link, dedupeKey);
+    const record = { dedupeKey, kind, channel: delivery.channel, caseFileId: cf.id, signerId };
     const undeliverable = async (reason: string, responseCode?: number): Promise<SignerOutcome> => {
-      await recordNotification(tx, { dedupeKey, kind, channel: delivery.channel, recipient: delivery.recipient || "(none)", caseFileId: cf.id, signerId, status: "failed", error: reason });
-      // Only a pending signer becomes undeliverable: one who signed meanwhile stays signed.
-      const changed = await tx.signer.updateMany({ where: { id: signerId, status: SIGNER_STATUS.pending }, data: { status: SIGNER_STATUS.undeliverable } });
-      if (changed.count > 0) await signerEvent("sign.signer.undeliverable");
+      // Only a pending signer becomes undeliverable (and gets the event): one who signed meanwhile stays signed.
+      await writeMessageOutcome(client, signerId, {
+        notification: { ...record, recipient: delivery.recipient || "(none)", status: "failed", error: reason, createdAt: new Date() },
+        markUndeliverable: true,
+        event: signerEvent("sign.signer.undeliverable"),
+      });
       return { status: "undeliverable", channel: delivery.channel, reason, responseCode };
     };
     if (delivery.unreachable) return undeliverable(delivery.unreachable);
@@ -228,7 +202,7 @@ export async function notifySigner(ctx: NotifierContext, kind: SignerMessageKind
         case "bounce":
           // Committed although the job fails: each refused attempt is reported once, and the retry
           // (a new attempt) finds no Notification row and sends again.
-          await signerEvent("sign.signer.transientBounce");
+          await writeMessageOutcome(client, signerId, { event: signerEvent("sign.signer.transientBounce") });
           return { status: "bounced", channel: delivery.channel, error: err, responseCode: responseCodeOf(err) };
         case "retry":
           throw err;
@@ -237,17 +211,22 @@ export async function notifySigner(ctx: NotifierContext, kind: SignerMessageKind
 
     // The next reminder counts from when this one went out, not from when the job started.
     const sentAt = new Date();
-    await recordNotification(tx, { dedupeKey, kind, channel: delivery.channel, recipient: delivery.recipient, caseFileId: cf.id, signerId, status: "sent", messageId });
-    let remindersSent = s.remindersSent;
-    if (kind === "reminder") {
-      remindersSent = (await tx.signer.update({ where: { id: signerId }, data: { remindersSent: { increment: 1 } }, select: { remindersSent: true } })).remindersSent;
-    }
-    await signerEvent(SENT_EVENT[kind]);
+    const written = await writeMessageOutcome(client, signerId, {
+      notification: { ...record, recipient: delivery.recipient, status: "sent", messageId, createdAt: sentAt },
+      countReminder: kind === "reminder",
+      event: signerEvent(SENT_EVENT[kind]),
+    });
     return {
       status: "sent",
       channel: delivery.channel,
       messageId,
-      reminders: { signerId, reminderIntervalDays: signerSettings(s.notification).reminderInterval ?? null, remindersSent, lastSentAt: sentAt, pending: true },
+      reminders: {
+        signerId,
+        reminderIntervalDays: signerSettings(s.notification).reminderInterval ?? null,
+        remindersSent: written.remindersSent ?? s.remindersSent,
+        lastSentAt: sentAt,
+        pending: true,
+      },
     };
-  }, SEND_TX_OPTIONS);
+  }, { idleTimeoutMs: SEND_TX_OPTIONS.timeout });
 }
