@@ -66,6 +66,10 @@ describe("redact: inside strings", () => {
     ["callback?code=abc123&state=xyz", "callback?code=[redacted]&state=xyz"],
     [`secret whsec_${SECRET} shown`, "secret whsec_[redacted] shown"],
     ["Basic information about the case file", "Basic information about the case file"],
+    // No slash, colon or equals sign in these: the quick pre-check must still let them through to the masks.
+    ["login with Basic dXNlcjpwYXNzd29yZDEyMw failed", "login with Basic [redacted] failed"],
+    ["sent with bearer opaque_token_1234 attached", "sent with Bearer [redacted] attached"],
+    ["plain text with a uuid 3f2a0c1e-aaaa-bbbb-cccc-1234567890ab", "plain text with a uuid 3f2a0c1e-aaaa-bbbb-cccc-1234567890ab"],
   ])("%s", (input, expected) => {
     expect(scrubString(input)).toBe(expected);
     expect(redact({ detail: input })).toEqual({ detail: expected });
