@@ -2,8 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { Transform, type Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import { finished, type Readable } from "node:stream";
 import type { FileStorage, StagedFile } from "./file-storage";
 
 const EDGE = 1024;
@@ -37,22 +36,19 @@ export class LocalFileStorage implements FileStorage {
     let size = 0;
     let head = Buffer.alloc(0);
     let tail: Buffer = Buffer.alloc(0);
-    const inspect = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        hash.update(chunk);
-        size += chunk.length;
-        if (head.length < EDGE) head = Buffer.concat([head, chunk.subarray(0, EDGE - head.length)]);
-        // Last EDGE bytes seen, without copying whole chunks (a view; copied once at the end).
-        if (chunk.length >= EDGE) tail = chunk.subarray(chunk.length - EDGE);
-        else {
-          tail = Buffer.concat([tail, chunk]);
-          if (tail.length > EDGE) tail = tail.subarray(tail.length - EDGE);
-        }
-        done(null, chunk);
-      },
-    });
+    const inspect = (chunk: Buffer) => {
+      hash.update(chunk);
+      size += chunk.length;
+      if (head.length < EDGE) head = Buffer.concat([head, chunk.subarray(0, EDGE - head.length)]);
+      // Last EDGE bytes seen, without copying whole chunks (a view; copied once at the end).
+      if (chunk.length >= EDGE) tail = chunk.subarray(chunk.length - EDGE);
+      else {
+        tail = Buffer.concat([tail, chunk]);
+        if (tail.length > EDGE) tail = tail.subarray(tail.length - EDGE);
+      }
+    };
     try {
-      await pipeline(source, inspect, createWriteStream(target));
+      await writeThrough(source, inspect, target);
     } catch (err) {
       // The folder may have been removed under us: the next upload recreates it.
       if ((err as NodeJS.ErrnoException).code === "ENOENT") this.madeDirs.delete(this.staging);
@@ -65,14 +61,17 @@ export class LocalFileStorage implements FileStorage {
   async commit(file: StagedFile): Promise<string> {
     const from = path.join(this.staging, file.stagingId);
     const to = this.pathOf(file.sha256);
+    const dir = path.dirname(to);
     // No existence check: a file already at this address has these very bytes, and rename replaces
     // it atomically (readers never see a partial file; one open on the old inode keeps reading it).
-    // The folder is made only when the rename says it is missing: a stat and a mkdir per file were
-    // ~4% of the gateway's CPU under load (bench/README.md).
+    // The folder is made once per process (a folder not yet known here is most often a new one: a
+    // failed rename first cost an error object and a thread-pool hop more, bench/README.md); a
+    // folder removed under us is made again when the rename says it is missing.
+    await this.ensureDir(dir);
     await rename(from, to).catch(async (err: NodeJS.ErrnoException) => {
       if (err.code !== "ENOENT") throw err;
-      this.madeDirs.delete(path.dirname(to));
-      await this.ensureDir(path.dirname(to));
+      this.madeDirs.delete(dir);
+      await this.ensureDir(dir);
       await rename(from, to);
     });
     return file.sha256;
@@ -110,4 +109,37 @@ export class LocalFileStorage implements FileStorage {
       return false;
     }
   }
+}
+
+/**
+ * Copies `source` into a new file at `target`, handing every chunk to `inspect` first; resolves once
+ * the file is written and closed. Not stream.pipeline: it aborts an AbortController when it ends,
+ * which builds a DOMException (a stack trace) per file, ~1.4% of the gateway's CPU per create
+ * (bench/README.md). Backpressure is pipe()'s; a source that fails or ends early fails the copy and
+ * closes the file (the caller removes it).
+ */
+function writeThrough(source: Readable, inspect: (chunk: Buffer) => void, target: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const out = createWriteStream(target);
+    let settled = false;
+    const fail = (err: Error) => {
+      if (settled) return;
+      settled = true;
+      source.unpipe(out);
+      out.destroy();
+      // Wait for the file to be closed, so the caller's rm does not race its descriptor.
+      finished(out, () => reject(err));
+    };
+    source.on("data", inspect);
+    finished(source, (err) => {
+      if (err) fail(err);
+    });
+    finished(out, (err) => {
+      if (err) return fail(err);
+      if (settled) return;
+      settled = true;
+      resolve();
+    });
+    source.pipe(out);
+  });
 }

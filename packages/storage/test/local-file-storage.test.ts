@@ -57,4 +57,33 @@ describe("LocalFileStorage", () => {
     await expect(storage.commit(file)).rejects.toMatchObject({ code: "ENOENT" });
     expect(await storage.exists(file.sha256)).toBe(false);
   });
+
+  it("fails a stage whose source errors midway, and leaves nothing staged", async () => {
+    const source = new Readable({ read() {} });
+    const staging = storage.stage(source);
+    source.push(Buffer.alloc(64 * 1024, 1));
+    setTimeout(() => source.destroy(new Error("client hung up")), 20);
+    await expect(staging).rejects.toThrow("client hung up");
+    expect(staged(root)).toEqual([]);
+  });
+
+  it("fails a stage whose source closes without ending (no hang), and leaves nothing staged", async () => {
+    const source = new Readable({ read() {} });
+    const staging = storage.stage(source);
+    source.push(Buffer.from("%PDF-1.7 half a file"));
+    setTimeout(() => source.destroy(), 20);
+    await expect(staging).rejects.toMatchObject({ code: "ERR_STREAM_PREMATURE_CLOSE" });
+    expect(staged(root)).toEqual([]);
+  });
+
+  it("stages a source of many chunks larger than the write buffer with its exact bytes", async () => {
+    const chunks = Array.from({ length: 64 }, (_, i) => Buffer.alloc(64 * 1024, i));
+    const file = await storage.stage(Readable.from(chunks));
+    const all = Buffer.concat(chunks);
+    expect(file).toMatchObject({ sha256: sha(all), size: all.length });
+    expect(file.head.equals(all.subarray(0, 1024))).toBe(true);
+    expect(file.tail.equals(all.subarray(all.length - 1024))).toBe(true);
+    await storage.commit(file);
+    expect(sha(await storage.readAll(file.sha256))).toBe(sha(all));
+  });
 });
