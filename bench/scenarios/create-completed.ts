@@ -1,7 +1,7 @@
 import path from "node:path";
 import { runOpenModel, summarize } from "../load/open-model";
 import { createTemplate } from "../support/payload";
-import { cpuMs, machineCpu } from "../support/proc";
+import { cpuMs, machineCpu, machineCpuMs } from "../support/proc";
 import { CompletionWatch } from "../support/queue-events";
 import { startBenchService, type BenchProcess } from "../support/services";
 import { percentiles, round } from "../support/stats";
@@ -20,7 +20,7 @@ import { check, type BenchContext, type ScenarioResult } from "./types";
 
 const RATE = 100;
 const P99_LIMIT_MS = 250;
-const PROBE_RATES = [5, 10, 20, 30, 45, 65];
+const PROBE_RATES = [5, 10, 20, 30, 45, 65, 80];
 
 interface Side {
   target: CreateTarget;
@@ -61,6 +61,8 @@ async function measure(side: Side, rate: number, durationMs: number, procs: Benc
     // CPU each process spent per completed create: what the pipeline costs, whatever the load.
     cpuMsPerCreate: Object.fromEntries(procs.map((p, i) => [p.name, round(cpuUsed[i]! / Math.max(1, done), 2)])),
     machineBusyPercent: round(((m1.busy - m0.busy) / Math.max(1, m1.total - m0.total)) * 100, 1),
+    // Everything the machine did per create: services, PostgreSQL, Redis and the load generator.
+    machineCpuMsPerCreate: round(machineCpuMs(m1.busy - m0.busy) / Math.max(1, done), 1),
   };
 }
 
@@ -85,7 +87,7 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
     const stepMs = ctx.quick ? 3000 : 6000;
     const [sysSide, baseSide] = sides as [Side, Side];
     const log = (r: Awaited<ReturnType<typeof measure>>, who: string) =>
-      ctx.log(`  create->completed ${who} @${r.rate}/s: p50 ${r.latency.p50} p99 ${r.latency.p99} ms (http p99 ${r.http.latency.p99}), completed ${r.completed}, cpu ms/create ${JSON.stringify(r.cpuMsPerCreate)}`);
+      ctx.log(`  create->completed ${who} @${r.rate}/s: p50 ${r.latency.p50} p99 ${r.latency.p99} ms (http p99 ${r.http.latency.p99}), completed ${r.completed}, cpu ms/create ${JSON.stringify(r.cpuMsPerCreate)}, machine ${r.machineBusyPercent}% busy = ${r.machineCpuMsPerCreate} ms/create`);
     // Baseline, system, baseline: the system step waits (bounded) for its backlog, so it cannot
     // spill into the baseline step after it.
     const base1 = await measure(baseSide, RATE, stepMs, [baseline.proc]);
@@ -108,7 +110,11 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
 
     const sys = sysRun.latency;
     const base = percentiles([...base1.latencies, ...base2.latencies]);
-    const totalCpuPerCreate = round(Object.values(sysRun.cpuMsPerCreate).reduce((a, b) => a + b, 0), 1);
+    const servicesCpu = (r: Awaited<ReturnType<typeof measure>>) => round(Object.values(r.cpuMsPerCreate).reduce((a, b) => a + b, 0), 1);
+    const totalCpuPerCreate = servicesCpu(sysRun);
+    // The CPU figures of the fastest step the system kept up with (at an overload the notifier's
+    // backlog is still unpaid when the creation jobs have completed).
+    const kept = [...probe].reverse().find((r) => r.latency.p99 < P99_LIMIT_MS);
     return {
       id: "completed",
       title: `2. Create -> job completed @${RATE} creates/s`,
@@ -121,7 +127,7 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
       ],
       checks: [
         check("completed.p99", `Create -> completed p99 @${RATE}/s`, sys.p99, "ms", `< ${P99_LIMIT_MS} ms`, sys.p99 < P99_LIMIT_MS,
-          `p50 ${sys.p50} ms; sustains ${sustained}/s with p99 < ${P99_LIMIT_MS} ms; services spend ${totalCpuPerCreate} ms CPU per create (${RATE}/s on 2 cores leaves 20 ms for everything, PostgreSQL included); baseline p50 ${base.p50} / p99 ${base.p99} ms`),
+          `p50 ${sys.p50} ms; sustains ${sustained}/s with p99 < ${P99_LIMIT_MS} ms; ${kept ? `at ${kept.rate}/s the services spend ${servicesCpu(kept)} ms CPU per create and the whole machine ${kept.machineCpuMsPerCreate} ms` : `services spend ${totalCpuPerCreate} ms CPU per create`} (${RATE}/s on 2 cores leaves 20 ms for everything, PostgreSQL included); baseline p50 ${base.p50} / p99 ${base.p99} ms`),
       ],
       chart: [
         { group: `2. create->completed @${RATE}/s`, label: "system", latency: sys },

@@ -97,3 +97,8 @@ export function machineCpu(): { busy: number; total: number } {
   const total = v.reduce((a, b) => a + b, 0);
   return { busy: total - idle, total };
 }
+
+/** machineCpu's counters (USER_HZ ticks of /proc/stat) in milliseconds. */
+export function machineCpuMs(ticks: number): number {
+  return (ticks * 1000) / TICKS_PER_SECOND;
+}
