@@ -21,7 +21,7 @@ import { retryLoadScenario } from "./scenarios/retry-load";
 import type { BenchContext, Scenario, ScenarioResult } from "./scenarios/types";
 import { summarizeProfile } from "./support/cpuprofile";
 import { startPrivateRedis } from "./support/private-redis";
-import { machineCpu } from "./support/proc";
+import { machineCpu, pressurePercent, pressureTotals, type PressureTotals } from "./support/proc";
 import { cleanupRun, newRun } from "./support/world";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -78,16 +78,22 @@ async function main(): Promise<number> {
   const startedAt = new Date();
   const t0 = performance.now();
   const cpu0 = machineCpu();
+  const psi0 = pressureTotals();
+  const stalls: Record<string, PressureTotals> = {};
   const results: ScenarioResult[] = [];
   const errors: { scenario: string; error: string }[] = [];
   try {
     for (const name of only) {
       ctx.log(`== ${name}`);
+      const before = pressureTotals();
+      const s0 = performance.now();
       try {
         const r = await SCENARIOS[name]!(ctx);
+        const after = pressureTotals();
+        if (before && after) r.stalls = pressurePercent(before, after, performance.now() - s0);
         results.push(r);
         for (const c of r.checks) ctx.log(`  ${c.pass ? "pass " : "SHORT"} ${c.label}: ${c.figure} ${c.unit} (target ${c.target})${c.note ? ` - ${c.note}` : ""}`);
-        ctx.log(`  (${Math.round(r.wallMs / 1000)} s)`);
+        ctx.log(`  (${Math.round(r.wallMs / 1000)} s${r.stalls ? `; machine stalled: ${stallText(r.stalls)}` : ""})`);
       } catch (err) {
         const message = err instanceof Error ? `${err.message}\n${err.stack ?? ""}` : String(err);
         errors.push({ scenario: name, error: message });
@@ -99,6 +105,7 @@ async function main(): Promise<number> {
     await privateRedis?.stop();
   }
   const cpu1 = machineCpu();
+  const psi1 = pressureTotals();
   const wallMs = Math.round(performance.now() - t0);
   const report = {
     startedAt: startedAt.toISOString(),
@@ -113,6 +120,8 @@ async function main(): Promise<number> {
       loadAvgAtEnd: os.loadavg().map((v) => Math.round(v * 100) / 100),
       // Share of all cores busy during the run, ours and everyone else's (the machine is shared).
       busyPercentDuringRun: Math.round(((cpu1.busy - cpu0.busy) / Math.max(1, cpu1.total - cpu0.total)) * 1000) / 10,
+      // Share of the run in which tasks waited for a CPU or for I/O (Linux PSI), when the kernel has it.
+      stalledDuringRun: psi0 && psi1 ? pressurePercent(psi0, psi1, wallMs) : undefined,
     },
     scenarios: results,
     errors,
@@ -133,6 +142,10 @@ async function main(): Promise<number> {
   const checks = results.flatMap((r) => r.checks);
   ctx.log(`${checks.filter((c) => c.pass).length} targets pass, ${checks.filter((c) => !c.pass).length} short${errors.length ? `, ${errors.length} scenario(s) failed to run` : ""}`);
   return errors.length > 0 ? 1 : 0;
+}
+
+function stallText(p: PressureTotals): string {
+  return `I/O ${p.ioSome}% (all tasks ${p.ioFull}%), CPU ${p.cpuSome}% of the time (Linux PSI)`;
 }
 
 /** A flame graph (SVG) and a short self-time summary next to every .cpuprofile of the run. */

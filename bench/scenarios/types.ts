@@ -1,3 +1,4 @@
+import type { PressureTotals } from "../support/proc";
 import type { Percentiles } from "../support/stats";
 import type { BenchRun } from "../support/world";
 
@@ -40,6 +41,8 @@ export interface ScenarioResult {
   data: Record<string, unknown>;
   notes: string[];
   wallMs: number;
+  /** Percent of the scenario's wall time the machine was stalled (Linux PSI; set by run.ts). */
+  stalls?: PressureTotals;
 }
 
 export type Scenario = (ctx: BenchContext) => Promise<ScenarioResult>;

@@ -102,3 +102,43 @@ export function machineCpu(): { busy: number; total: number } {
 export function machineCpuMs(ticks: number): number {
   return (ticks * 1000) / TICKS_PER_SECOND;
 }
+
+/**
+ * Linux's pressure stall information (PSI) counters: microseconds in which at least one task waited
+ * for a CPU (`cpuSome`), for I/O (`ioSome`), or in which every task waited for I/O (`ioFull`).
+ * A latency spike on a machine that is mostly idle is most often a stall (a shared disk's flush, a
+ * neighbour's burst): the report shows how much of each scenario was stalled, so such spikes are not
+ * mistaken for the system's own. Undefined where the kernel has no PSI.
+ */
+export interface PressureTotals {
+  cpuSome: number;
+  ioSome: number;
+  ioFull: number;
+}
+
+export function pressureTotals(): PressureTotals | undefined {
+  try {
+    const cpu = parsePressure(readFileSync("/proc/pressure/cpu", "utf8"));
+    const io = parsePressure(readFileSync("/proc/pressure/io", "utf8"));
+    if (cpu.some === undefined || io.some === undefined || io.full === undefined) return undefined;
+    return { cpuSome: cpu.some, ioSome: io.some, ioFull: io.full };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `total=` of each line of a /proc/pressure file ("some avg10=.. avg60=.. avg300=.. total=N"). */
+export function parsePressure(text: string): { some?: number; full?: number } {
+  const out: { some?: number; full?: number } = {};
+  for (const line of text.split("\n")) {
+    const m = /^(some|full)\b.*\btotal=(\d+)/.exec(line.trim());
+    if (m) out[m[1] as "some" | "full"] = Number(m[2]);
+  }
+  return out;
+}
+
+/** Share of the wall time (percent, one decimal) that each counter was stalled between two readings. */
+export function pressurePercent(before: PressureTotals, after: PressureTotals, wallMs: number): PressureTotals {
+  const pct = (us: number) => Math.round((us / 1000 / Math.max(1, wallMs)) * 1000) / 10;
+  return { cpuSome: pct(after.cpuSome - before.cpuSome), ioSome: pct(after.ioSome - before.ioSome), ioFull: pct(after.ioFull - before.ioFull) };
+}
