@@ -20,7 +20,7 @@ import { check, type BenchContext, type ScenarioResult } from "./types";
 
 const RATE = 100;
 const P99_LIMIT_MS = 250;
-const PROBE_RATES = [5, 10, 20, 30, 45, 65, 80];
+const PROBE_RATES = [5, 10, 20, 30, 45, 65, 80, 90];
 
 interface Side {
   target: CreateTarget;
@@ -97,14 +97,19 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
     const base2 = await measure(baseSide, RATE, stepMs, [baseline.proc]);
     log(base2, "baseline");
 
-    // What the system does sustain with p99 < 250 ms: ascending rates, stop at the first miss.
+    // What the system does sustain with p99 < 250 ms: ascending rates, stop at the first rate that
+    // misses twice. A step has 25-400 samples, so one machine stall (seen at 5/s with the machine
+    // 13% busy: p99 822 ms) decides its p99; the create scenario repeats a missed step the same way.
     const probe: Awaited<ReturnType<typeof measure>>[] = [];
     let sustained = 0;
-    for (const rate of PROBE_RATES) {
+    const probeStep = async (rate: number, who: string) => {
       const r = await measure(sysSide, rate, ctx.quick ? 3000 : 5000, allProcs, 30_000);
-      log(r, "system (probe)");
+      log(r, who);
       probe.push(r);
-      if (!(r.latency.p99 < P99_LIMIT_MS)) break;
+      return r.latency.p99 < P99_LIMIT_MS;
+    };
+    for (const rate of PROBE_RATES) {
+      if (!(await probeStep(rate, "system (probe)")) && !(await probeStep(rate, "system (probe, again)"))) break;
       sustained = rate;
     }
 
@@ -122,7 +127,7 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
         "Whole system in production mode: gateway, casefile-worker, webhook-dispatcher (relay), notifier (file outbox, no SMTP).",
         `Open model at ${RATE} creates/s for ${stepMs / 1000} s; latency = intended send time -> BullMQ 'completed' event of the creation job (read by QueueEvents); creates not completed within 90 s count as infinite.`,
         "Reference: baseline server + one-UPDATE BullMQ consumer at the same rate, run before and after the system step.",
-        `Capacity probe: ascending rates ${PROBE_RATES.join(", ")}/s (5 s each) until p99 >= ${P99_LIMIT_MS} ms.`,
+        `Capacity probe: ascending rates ${PROBE_RATES.join(", ")}/s (5 s each) until a rate has p99 >= ${P99_LIMIT_MS} ms twice in a row (a missed step is measured once more).`,
         "CPU per create: /proc CPU time of each service process during the step, divided by the creates completed.",
       ],
       checks: [
