@@ -21,7 +21,7 @@ import { retryLoadScenario } from "./scenarios/retry-load";
 import type { BenchContext, Scenario, ScenarioResult } from "./scenarios/types";
 import { summarizeProfile } from "./support/cpuprofile";
 import { startPrivateRedis } from "./support/private-redis";
-import { machineCpu, pressurePercent, pressureTotals, type PressureTotals } from "./support/proc";
+import { machineCpu, pressurePercent, pressureTotals, stallSummary } from "./support/proc";
 import { cleanupRun, newRun } from "./support/world";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -79,7 +79,6 @@ async function main(): Promise<number> {
   const t0 = performance.now();
   const cpu0 = machineCpu();
   const psi0 = pressureTotals();
-  const stalls: Record<string, PressureTotals> = {};
   const results: ScenarioResult[] = [];
   const errors: { scenario: string; error: string }[] = [];
   try {
@@ -93,7 +92,7 @@ async function main(): Promise<number> {
         if (before && after) r.stalls = pressurePercent(before, after, performance.now() - s0);
         results.push(r);
         for (const c of r.checks) ctx.log(`  ${c.pass ? "pass " : "SHORT"} ${c.label}: ${c.figure} ${c.unit} (target ${c.target})${c.note ? ` - ${c.note}` : ""}`);
-        ctx.log(`  (${Math.round(r.wallMs / 1000)} s${r.stalls ? `; machine stalled: ${stallText(r.stalls)}` : ""})`);
+        ctx.log(`  (${Math.round(r.wallMs / 1000)} s${r.stalls ? `; ${stallSummary(r.stalls)}` : ""})`);
       } catch (err) {
         const message = err instanceof Error ? `${err.message}\n${err.stack ?? ""}` : String(err);
         errors.push({ scenario: name, error: message });
@@ -147,10 +146,6 @@ async function main(): Promise<number> {
   const checks = results.flatMap((r) => r.checks);
   ctx.log(`${checks.filter((c) => c.pass).length} targets pass, ${checks.filter((c) => !c.pass).length} short${errors.length ? `, ${errors.length} scenario(s) failed to run` : ""}`);
   return errors.length > 0 ? 1 : 0;
-}
-
-function stallText(p: PressureTotals): string {
-  return `I/O ${p.ioSome}% (all tasks ${p.ioFull}%), CPU ${p.cpuSome}% of the time (Linux PSI)`;
 }
 
 /** A flame graph (SVG) and a short self-time summary next to every .cpuprofile of the run. */

@@ -1,5 +1,5 @@
 import type { ScenarioResult } from "../scenarios/types";
-import type { PressureTotals } from "../support/proc";
+import { stallSummary, type PressureTotals } from "../support/proc";
 
 export interface BenchReport {
   startedAt: string;
@@ -10,9 +10,6 @@ export interface BenchReport {
   scenarios: ScenarioResult[];
   errors: { scenario: string; error: string }[];
 }
-
-const stalled = (p: PressureTotals) =>
-  `some task waited for I/O ${p.ioSome}% of the time (every task ${p.ioFull}%) and for a CPU ${p.cpuSome}% (Linux PSI)`;
 
 const cell = (v: unknown) => String(v).replace(/\|/g, "\\|").replace(/\n/g, " ");
 
@@ -26,7 +23,7 @@ export function renderMarkdown(report: BenchReport, svgFile: string): string {
     `Run \`${report.runId}\` started ${report.startedAt}, wall time ${Math.round(report.wallMs / 1000)} s${report.options.quick ? " (QUICK mode: shortened steps, not a reference run)" : ""}, ${report.options.redis}. ` +
       `Machine: ${m.cpus} x ${m.cpuModel}, ${m.memoryGb} GB, Node ${m.node}; the machine is shared: all cores were ${m.busyPercentDuringRun}% busy during the run ` +
       `(this run and everyone else's), load average at the end ${m.loadAvgAtEnd.join(" / ")}. Absolute figures drift with that load; ratios against the in-run baselines much less.` +
-      (m.stalledDuringRun ? ` Stalls over the run: ${stalled(m.stalledDuringRun)}; a p99 spike at low CPU with I/O stalls high is the machine's, and hits the baselines too.` : ""),
+      (m.stalledDuringRun ? ` Stalls over the run: ${stallSummary(m.stalledDuringRun)}; a p99 spike at low CPU with I/O stalls high is the machine's, and hits the baselines too.` : ""),
   );
   lines.push("");
   lines.push("## Targets");
@@ -49,7 +46,7 @@ export function renderMarkdown(report: BenchReport, svgFile: string): string {
     lines.push("");
     for (const mth of s.method) lines.push(`- ${mth}`);
     for (const n of s.notes) lines.push(`- Note: ${n}`);
-    lines.push(`- Scenario wall time: ${Math.round(s.wallMs / 1000)} s${s.stalls ? `; machine stalls during it: ${stalled(s.stalls)}` : ""}`);
+    lines.push(`- Scenario wall time: ${Math.round(s.wallMs / 1000)} s${s.stalls ? `; machine stalls during it: ${stallSummary(s.stalls)}` : ""}`);
     lines.push("");
     if (s.chart.length > 0) {
       lines.push("| Series | n | p50 | p90 | p99 | p99.9 | max (ms) |");

@@ -142,3 +142,8 @@ export function pressurePercent(before: PressureTotals, after: PressureTotals, w
   const pct = (us: number) => Math.round((us / 1000 / Math.max(1, wallMs)) * 1000) / 10;
   return { cpuSome: pct(after.cpuSome - before.cpuSome), ioSome: pct(after.ioSome - before.ioSome), ioFull: pct(after.ioFull - before.ioFull) };
 }
+
+/** One line for a log or a report: what share of the time the machine was stalled. */
+export function stallSummary(p: PressureTotals): string {
+  return `some task waited for I/O ${p.ioSome}% of the time (every task ${p.ioFull}%) and for a CPU ${p.cpuSome}% (Linux PSI)`;
+}
