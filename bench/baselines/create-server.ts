@@ -98,7 +98,7 @@ app.post("/create", upload, async (req, res) => {
       [id, customerId, userId, payloadHash, JSON.stringify((data as { caseFile?: unknown }).caseFile ?? data), JSON.stringify(files)],
     );
     await producer.enqueue("casefile", "create", { creationJobId: id }, { jobId: id });
-    res.status(201).json({ jobs: [{ uuid: id, payloadHash }] });
+    res.status(200).json({ jobs: [{ uuid: id, payloadHash }] });
   } catch (err) {
     res.status(500).json({ error: String(err) });
   }

@@ -47,7 +47,7 @@ async function measure(side: Side, rate: number, durationMs: number, procs: Benc
     const at = side.watch.completedAt.get(id);
     return at === undefined ? Infinity : at - intended.get(id)!;
   });
-  // Requests that never got a 201 never produce a job: they count as infinitely slow.
+  // Requests that never got a 200 never produce a job: they count as infinitely slow.
   for (let i = 0; i < http.intended - ids.length; i++) latencies.push(Infinity);
   return {
     rate,
@@ -71,7 +71,7 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
   const world = await createWorld(ctx.run, "completed");
   const tpl = createTemplate();
   const prof = (name: string) => (ctx.profile.has(name) ? path.join(ctx.profDir, `${name}-${world.name}`) : undefined);
-  const system = await startGatewayTarget(ctx, world, tpl, { JOB_POLL_INTERVAL_MS: "0" });
+  const system = await startGatewayTarget(ctx, world, tpl, { JOB_POLL_LIMIT_PER_MINUTE: "0" });
   const env = world.env({ PUBLIC_BASE_URL: system.proc.url });
   const workers = await Promise.all(
     (["casefile-worker", "webhook-dispatcher", "notifier"] as const).map((name) => startBenchService(name, { env, cpuProfDir: prof(name) })),

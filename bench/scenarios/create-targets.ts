@@ -12,7 +12,7 @@ import type { BenchContext } from "./types";
 export interface CreateTarget {
   name: "system" | "baseline";
   proc: BenchProcess;
-  /** Sends one create; `onCreated` gets the job id of a 201. */
+  /** Sends one create; `onCreated` gets the job id of a 200. */
   fire(onCreated?: (jobId: string) => void): Promise<Outcome>;
 }
 
@@ -22,7 +22,7 @@ function target(name: CreateTarget["name"], proc: BenchProcess, url: URL, header
     proc,
     async fire(onCreated) {
       const res = await post(agent, url, headers, tpl.chunks());
-      if (res.status !== 201) return { ok: false, detail: `http ${res.status}` };
+      if (res.status !== 200) return { ok: false, detail: `http ${res.status}` };
       if (onCreated) {
         const id = (JSON.parse(res.body) as { jobs?: { uuid: string }[] }).jobs?.[0]?.uuid;
         if (id) onCreated(id);

@@ -84,7 +84,7 @@ export async function largeUploadScenario(ctx: BenchContext): Promise<ScenarioRe
     const big1 = await upload(system.proc, sysUrl, sysHeaders, big);
     const baseBig = await upload(baseline.proc, baseUrl, {}, big);
     ctx.log(`  upload: gateway idle ${big1.idleRssMb} MB, peak ${big1.peakRssMb} MB with 50 MB (x${big1.ratio}; 5 MB: x${small1.ratio}); baseline x${baseBig.ratio}; status ${big1.status}`);
-    const ok = big1.status === 201;
+    const ok = big1.status === 200;
     return {
       id: "upload",
       title: "5. Large upload (one 50 MB PDF)",

@@ -8,7 +8,7 @@ import { startSystem, type System } from "../support/system";
  * Every validation rule of the spec's tables and Errors section, one invalid request per rule, sent as
  * real multipart requests to a running gateway. Only the gateway is started, with a storage folder and
  * queue prefix of its own: a rejected request must never reach a worker, and the one valid request at
- * the end only needs its 201, its job row and its committed files.
+ * the end only needs its 200, its job row and its committed files.
  */
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- payloads are mutated freely, per row
@@ -313,7 +313,7 @@ describe("create validation: one invalid request per rule", () => {
       { name: "contract.pdf", content: contract! },
       { name: "appendix.pdf", content: appendix! },
     ]);
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     expect(await testDb().creationJob.count({ where: { customerId } })).toBe(1);
     expect(isStored(storageDir, contract!)).toBe(true);
     expect(stagingEntries(storageDir)).toEqual([]);

@@ -1,3 +1,4 @@
+import { Redis } from "ioredis";
 import { loadConfig } from "@esign/config";
 import { createLogger } from "@esign/logger";
 import { purgeJobsJob } from "../../services/casefile-worker/src/jobs/purge-jobs.job";
@@ -9,8 +10,7 @@ import type { ServiceProcess } from "../support/services";
 import { startSystem, type System } from "../support/system";
 
 /*
- * The job-status endpoint with the gateway's DEFAULT poll interval (5 s): the tests poll each job as
- * few times as they can, and wait through one Retry-After at most.
+ * The job-status endpoint with the gateway's DEFAULT poll limit (20 a minute per job, Penneo's).
  */
 
 type Job = CreateAnswer["jobs"][number];
@@ -21,6 +21,7 @@ let main: Job;
 let old: Job;
 let recent: Job;
 let token: string;
+let redis: Redis;
 
 const DAY = 24 * 3600 * 1000;
 const STATUS_URL = () => `${gateway.url}/send/api/v1/queue/public/status`;
@@ -42,8 +43,9 @@ async function postStatus(body: string, contentType = "application/json") {
 }
 
 beforeAll(async () => {
-  expect(process.env.JOB_POLL_INTERVAL_MS).toBeUndefined();
+  expect(process.env.JOB_POLL_LIMIT_PER_MINUTE).toBeUndefined();
   system = await startSystem(["casefile-worker"]);
+  redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
   gateway = system.gateway;
   const creds = await newCustomer();
   token = await getToken(gateway.url, creds);
@@ -55,7 +57,7 @@ beforeAll(async () => {
   const created = await Promise.all(
     ["main", "old", "recent"].map((reference) => postCreate(gateway.url, token, validCaseFile({ reference }), files)),
   );
-  for (const c of created) expect(c.status).toBe(201);
+  for (const c of created) expect(c.status).toBe(200);
   [main, old, recent] = created.map((c) => c.body.jobs[0]!) as [Job, Job, Job];
   // Completion is watched in the database so that no poll is spent before the tests.
   await waitCompletedInDb([main.uuid, old.uuid, recent.uuid]);
@@ -63,11 +65,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await system?.stop();
+  redis?.disconnect();
   await closeTestDb();
 });
 
 describe("job status: answer shape", () => {
-  it("answers a completed job with exactly the contract's keys", async () => {
+  it("answers a completed job with exactly the contract's keys, the result as Penneo's clients read it", async () => {
     const res = await pollOnce(gateway.url, main.uuid, main.payloadHash);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(
@@ -78,7 +81,7 @@ describe("job status: answer shape", () => {
       uuid: main.uuid,
       type: "casefile_creation",
       jobStatus: "completed",
-      result: { caseFile: { id: expect.any(Number), status: 1 }, signingLinks: expect.any(Array) },
+      result: { data: { caseFile: { id: expect.any(Number), status: 1 }, signingLinks: expect.any(Array) } },
       payloadHash: main.payloadHash,
       errorMessage: null,
       retries: row.retries,
@@ -86,9 +89,10 @@ describe("job status: answer shape", () => {
       createdAt: main.createdAt,
       updatedAt: row.updatedAt.toISOString(),
     });
-    expect(Object.keys(res.body.result!).sort()).toEqual(["caseFile", "signingLinks"]);
-    expect(res.body.result!.signingLinks).toHaveLength(2);
-    for (const link of res.body.result!.signingLinks) {
+    expect(Object.keys(res.body.result!)).toEqual(["data"]);
+    expect(Object.keys(res.body.result!.data).sort()).toEqual(["caseFile", "signingLinks"]);
+    expect(res.body.result!.data.signingLinks).toHaveLength(2);
+    for (const link of res.body.result!.data.signingLinks) {
       expect(Object.keys(link).sort()).toEqual(["name", "role", "signerId", "signingLink"]);
       expect(link).toEqual({ signerId: expect.any(Number), name: expect.any(String), role: expect.any(String), signingLink: expect.stringMatching(/\/sign\/[\w-]+$/) });
     }
@@ -99,36 +103,62 @@ describe("job status: answer shape", () => {
   });
 });
 
-describe("job status: poll interval", () => {
-  let retryAfter = 0;
+describe("job status: 20 polls a minute per job (Penneo's limit)", () => {
+  const counterKeys = () => redis.keys(`${process.env.QUEUE_PREFIX}:rl:job-poll*`);
 
-  it("answers a second poll within 5 s with 429, Retry-After and the error body", async () => {
-    const res = await pollOnce(gateway.url, main.uuid, main.payloadHash);
-    expect(res.status).toBe(429);
-    const header = res.headers.get("retry-after");
-    expect(header).toMatch(/^\d+$/);
-    retryAfter = Number(header);
+  it("answers 20 polls in a row (a client polling every 3 s never trips), then 429 with Retry-After and RateLimit headers", async () => {
+    // `main` was polled once above: 19 more fit in this minute.
+    const remaining: number[] = [];
+    for (let i = 0; i < 19; i++) {
+      const res = await pollOnce(gateway.url, main.uuid, main.payloadHash);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("ratelimit-limit")).toBe("20");
+      expect(res.headers.get("ratelimit-policy")).toBe("20;w=60");
+      remaining.push(Number(res.headers.get("ratelimit-remaining")));
+    }
+    expect(remaining).toEqual(Array.from({ length: 19 }, (_, i) => 18 - i));
+    const limited = await pollOnce(gateway.url, main.uuid, main.payloadHash);
+    expect(limited.status).toBe(429);
+    const retryAfter = Number(limited.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
-    expect(retryAfter).toBeLessThanOrEqual(5);
-    expect(res.body).toEqual({ error: "too_many_requests", message: expect.any(String), statusCode: 429 });
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(limited.headers.get("ratelimit-remaining")).toBe("0");
+    expect(Number(limited.headers.get("ratelimit-reset"))).toBe(retryAfter);
+    expect(limited.body).toEqual({ error: "too_many_requests", message: expect.stringContaining("20 times a minute"), statusCode: 429 });
   });
 
-  it("answers 200 again once Retry-After has passed", async () => {
-    expect(retryAfter).toBeGreaterThan(0);
-    await new Promise((r) => setTimeout(r, retryAfter * 1000));
+  it("counts per job: another job of the same customer is answered meanwhile", async () => {
+    const res = await pollOnce(gateway.url, old.uuid, old.payloadHash);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("ratelimit-remaining")).toBe("19");
+  });
+
+  it("answers 200 again once the window has passed (the counter lives in Redis, shared by replicas)", async () => {
+    const keys = await counterKeys();
+    expect(keys.length).toBeGreaterThanOrEqual(1);
+    // Ends the window now instead of waiting up to a minute.
+    for (const k of keys) await redis.pexpire(k, 1);
+    await new Promise((r) => setTimeout(r, 20));
     const res = await pollOnce(gateway.url, main.uuid, main.payloadHash);
     expect(res.status).toBe(200);
     expect(res.body.jobStatus).toBe("completed");
   });
 
-  it("lets exactly one of several concurrent first polls through (13-day-old job: still visible)", async () => {
+  it("lets exactly 20 of 25 concurrent polls through (13-day-old job: still visible)", async () => {
     await testDb().creationJob.update({ where: { id: recent.uuid }, data: { createdAt: new Date(Date.now() - 13 * DAY) } });
-    const answers = await Promise.all(Array.from({ length: 5 }, () => pollOnce(gateway.url, recent.uuid, recent.payloadHash)));
-    const statuses = answers.map((a) => a.status).sort();
-    expect(statuses).toEqual([200, 429, 429, 429, 429]);
+    const answers = await Promise.all(Array.from({ length: 25 }, () => pollOnce(gateway.url, recent.uuid, recent.payloadHash)));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
     const ok = answers.find((a) => a.status === 200)!;
     expect(ok.body.uuid).toBe(recent.uuid);
     expect(Date.now() - new Date(ok.body.createdAt).getTime()).toBeGreaterThan(13 * DAY - 60_000);
+  });
+
+  it("does not count polls of an unknown pair (guessing fills no counters)", async () => {
+    const before = await counterKeys();
+    for (let i = 0; i < 3; i++) expect((await pollOnce(gateway.url, "3f1c2b1e-8a7d-4f6e-9c5b-1a2b3c4d5e6f", "a".repeat(64))).status).toBe(404);
+    expect((await counterKeys()).sort()).toEqual(before.sort());
   });
 });
 

@@ -10,7 +10,7 @@ import { startSystem, type System } from "../support/system";
  * Hostile and broken multipart requests against a gateway with small, explicit limits. Each one must
  * be answered with a 4xx (never a 500, never a crash), write no job row and leave no staged file.
  * The gateway runs alone, with a storage folder and queue prefix of its own (the staging checks must
- * not see other test files' uploads); success is judged where the gateway's work ends: a 201, a job
+ * not see other test files' uploads); success is judged where the gateway's work ends: a 200, a job
  * row and the PDFs committed to content-addressed storage.
  */
 
@@ -328,9 +328,9 @@ describe("hand-built broken multipart bodies (raw HTTP)", () => {
     await expectNoTrace({ waitForStaging: true });
   });
 
-  it("the hand-built body itself is well formed: sent whole it is accepted (201)", async () => {
+  it("the hand-built body itself is well formed: sent whole it is accepted (200)", async () => {
     const res = await rawPost(createUrl(), headers(), full());
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     const job = (res.json as { jobs: { uuid: string; payloadHash: string }[] }).jobs[0]!;
     const row = await testDb().creationJob.findUniqueOrThrow({ where: { id: job.uuid } });
     expect(row).toMatchObject({ customerId, payloadHash: job.payloadHash, status: "pending" });
@@ -353,7 +353,7 @@ describe("after all that", () => {
       { name: "bilag – 附件.pdf", content: a3! },
     ]);
     expect(res.body.errors).toBeUndefined();
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     const row = await testDb().creationJob.findUniqueOrThrow({ where: { id: res.body.jobs[0]!.uuid } });
     expect((row.files as { name: string }[]).map((f) => f.name)).toEqual(["kontrakt-æøå.pdf", "bilag – 附件.pdf"]);
   });
@@ -365,7 +365,7 @@ describe("after all that", () => {
       { name: "contract.pdf", content: c2!, type: "application/octet-stream" },
       { name: "appendix.pdf", content: a2! },
     ]);
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: "handled", message: "Job created" });
     const job = res.body.jobs[0]!;
     const row = await testDb().creationJob.findUniqueOrThrow({ where: { id: job.uuid } });

@@ -99,7 +99,7 @@ function expectDocumented(answer: { status: number; body: unknown }, method: str
 }
 
 beforeAll(async () => {
-  system = await startSystem(["casefile-worker"], {}, { JOB_POLL_INTERVAL_MS: "0" });
+  system = await startSystem(["casefile-worker"], {}, { JOB_POLL_LIMIT_PER_MINUTE: "0" });
   gateway = system.gateway;
   const res = await fetch(`${gateway.url}/openapi.json`);
   expect(res.status).toBe(200);
@@ -140,10 +140,11 @@ describe("GET /openapi.json", () => {
     const data = doc.components.schemas.CaseFileCreateData;
     expect(data?.required).toEqual(["caseFile"]);
     expect(data?.properties?.caseFile).toMatchObject({ additionalProperties: false, required: ["title", "signers", "documents"] });
-    expect(op.security).toEqual([{ XAuthToken: [] }]);
+    // Every authenticated route takes every scheme Penneo's published clients use.
+    expect(op.security).toEqual([{ XAuthToken: [] }, { BearerAuth: [] }, { OAuth2ClientCredentials: [] }, { Wsse: [] }]);
   });
 
-  it("declares the security schemes: X-Auth-Token, bearer, OAuth2 client credentials at /oauth/token", () => {
+  it("declares the security schemes: X-Auth-Token, bearer, OAuth2 client credentials at /oauth/token, WSSE", () => {
     const schemes = doc.components.securitySchemes;
     expect(schemes.XAuthToken).toMatchObject({ type: "apiKey", in: "header", name: "X-Auth-Token" });
     expect(schemes.BearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
@@ -151,7 +152,9 @@ describe("GET /openapi.json", () => {
       type: "oauth2",
       flows: { clientCredentials: { tokenUrl: `${gateway.url}/oauth/token`, scopes: {} } },
     });
-    expect(operation("get", "/webhook/api/v1/subscriptions").security).toEqual([{ XAuthToken: [] }, { BearerAuth: [] }, { OAuth2ClientCredentials: [] }]);
+    expect(schemes.Wsse).toMatchObject({ type: "apiKey", in: "header", name: "X-WSSE" });
+    expect(operation("get", "/webhook/api/v1/subscriptions").security).toEqual([{ XAuthToken: [] }, { BearerAuth: [] }, { OAuth2ClientCredentials: [] }, { Wsse: [] }]);
+    expect(operation("get", "/api/v3/casefiles/{id}").security).toEqual([{ XAuthToken: [] }, { BearerAuth: [] }, { OAuth2ClientCredentials: [] }, { Wsse: [] }]);
     expect(operation("post", "/send/api/v1/queue/public/status").security).toEqual([]);
   });
 });
@@ -217,7 +220,7 @@ describe("route coverage: the document lists exactly the routes the express app 
 });
 
 describe("real answers match their documented schemas", () => {
-  it("token, create (201), job status, case file, signing page, errors", async () => {
+  it("token, create (200), job status, case file, signing page, errors", async () => {
     const creds = await newCustomer();
     const tokenAnswer = await fetch(`${gateway.url}/oauth/token`, {
       method: "POST",
@@ -241,10 +244,10 @@ describe("real answers match their documented schemas", () => {
     expect(done.jobStatus).toBe("completed");
     expectDocumented({ status: 200, body: done }, "post", "/send/api/v1/queue/public/status", "Job", ZJob);
 
-    const caseFile = await getJson(`${gateway.url}/send/api/v1/casefiles/${done.result!.caseFile.id}`, { "X-Auth-Token": token });
+    const caseFile = await getJson(`${gateway.url}/send/api/v1/casefiles/${done.result!.data.caseFile.id}`, { "X-Auth-Token": token });
     expectDocumented(caseFile, "get", "/send/api/v1/casefiles/{id}", "CaseFile", ZCaseFile);
 
-    const link = done.result!.signingLinks[0]!.signingLink;
+    const link = done.result!.data.signingLinks[0]!.signingLink;
     const page = await getJson(link, { Accept: "application/json" });
     expectDocumented(page, "get", "/sign/{token}", "SigningView", ZSigningView);
 

@@ -54,7 +54,7 @@ function run(file: string, env: Record<string, string>) {
 
 beforeAll(async () => {
   world = await createWorld("sdk_readme");
-  system = await startSystem(["casefile-worker", "webhook-dispatcher"], world.env(), { JOB_POLL_INTERVAL_MS: "0" });
+  system = await startSystem(["casefile-worker", "webhook-dispatcher"], world.env(), { JOB_POLL_LIMIT_PER_MINUTE: "0" });
   creds = await createCustomer(world.db, { name: "README customer" }, TEST_ENCRYPTION_KEY);
   tmp = mkdtempSync(path.join(os.tmpdir(), "esign-sdk-readme-"));
   writeFileSync(path.join(tmp, "contract.pdf"), await makePdf("README contract"));

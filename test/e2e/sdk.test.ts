@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { Redis } from "ioredis";
 import os from "node:os";
 import path from "node:path";
 import { createCustomer, type CustomerCredentials } from "@esign/accounts";
@@ -103,7 +104,7 @@ beforeAll(async () => {
   world = await createWorld("sdk");
   receiver = await startReceiver();
   [system, strict] = await Promise.all([
-    startSystem(["casefile-worker", "webhook-dispatcher"], world.env(), { JOB_POLL_INTERVAL_MS: "0" }),
+    startSystem(["casefile-worker", "webhook-dispatcher"], world.env(), { JOB_POLL_LIMIT_PER_MINUTE: "0" }),
     startService("api-gateway", world.env({ JWT_TTL_SECONDS: "61" })),
   ]);
   creds = await createCustomer(world.db, { name: "SDK customer" }, TEST_ENCRYPTION_KEY);
@@ -139,7 +140,7 @@ describe("tokens", () => {
     }
   });
 
-  it("api_keys: a fresh nonce and digest per token request; a wrong API secret is a typed 401", async () => {
+  it("api_keys: a fresh nonce and digest per token request; a wrong API secret is a typed 400 invalid_grant", async () => {
     const calls: Call[] = [];
     const apiKeyCreds = { clientId: creds.clientId, clientSecret: creds.clientSecret, apiKey: creds.apiKey, apiSecret: creds.apiSecret };
     const a = client({ credentials: apiKeyCreds, fetch: recordingFetch(calls) });
@@ -162,7 +163,7 @@ describe("tokens", () => {
     const wrong = client({ credentials: { ...apiKeyCreds, apiSecret: "not-the-secret" } });
     const err = await wrong.subscriptions.list().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EsignApiError);
-    expect(err).toMatchObject({ status: 401, code: "unauthorized", message: "Invalid digest" });
+    expect(err).toMatchObject({ status: 400, code: "invalid_grant", message: "Invalid digest" });
   });
 
   it("refreshes before expiry: 61 s tokens with a 60 s margin are replaced after one second", async () => {
@@ -234,15 +235,15 @@ describe("case files", () => {
 
     const job = await c.waitForJob(created.uuid, created.payloadHash, { minIntervalMs: 0, timeoutMs: 20_000 });
     expect(job.jobStatus).toBe("completed");
-    expect(job.result.caseFile).toEqual({ id: expect.any(Number), status: 1 });
-    expect(job.result.signingLinks.map((l) => [l.name, l.role])).toEqual([
+    expect(job.result.data.caseFile).toEqual({ id: expect.any(Number), status: 1 });
+    expect(job.result.data.signingLinks.map((l) => [l.name, l.role])).toEqual([
       ["Alice Andersen", "Employee"],
       ["Bob Berg", "Manager"],
     ]);
-    for (const l of job.result.signingLinks) expect(l.signingLink).toMatch(new RegExp(`^${system.gateway.url}/sign/[A-Za-z0-9_-]{43}$`));
+    for (const l of job.result.data.signingLinks) expect(l.signingLink).toMatch(new RegExp(`^${system.gateway.url}/sign/[A-Za-z0-9_-]{43}$`));
 
-    const cf = await c.getCaseFile(job.result.caseFile.id);
-    expect(cf).toMatchObject({ id: job.result.caseFile.id, title: "SDK contract", status: 1 });
+    const cf = await c.getCaseFile(job.result.data.caseFile.id);
+    expect(cf).toMatchObject({ id: job.result.data.caseFile.id, title: "SDK contract", status: 1 });
     expect(cf.documents.map((d) => [d.name, d.signable])).toEqual([
       ["contract.pdf", true],
       ["appendix.pdf", false],
@@ -271,8 +272,13 @@ describe("case files", () => {
       .createCaseFile({ ...data, title: "Another" }, [{ name: "contract.pdf", content: contract }, { name: "appendix.pdf", content: appendix }], { idempotencyKey: key })
       .catch((e: unknown) => e);
     expect(other).toMatchObject({ status: 422, code: "idempotency_mismatch" });
-    const done = await c.waitForJob(fromMemory.uuid, fromMemory.payloadHash, { minIntervalMs: 0, timeoutMs: 20_000 });
-    expect(done.result.signingLinks).toHaveLength(2);
+    const done = await c.waitForJob(fromPaths.uuid, fromPaths.payloadHash, { minIntervalMs: 0, timeoutMs: 20_000 });
+    expect(done.result.data.signingLinks).toHaveLength(2);
+    // The same request again, moments later and without a key of its own, is Penneo's aborted_duplicated.
+    const repeat = await c.waitForJob(fromMemory.uuid, fromMemory.payloadHash, { minIntervalMs: 0, timeoutMs: 20_000 }).catch((e: unknown) => e);
+    expect(repeat).toBeInstanceOf(JobFailedError);
+    expect((repeat as JobFailedError).job.jobStatus).toBe("aborted_duplicated");
+    expect((repeat as JobFailedError).errorMessage).toContain(fromPaths.uuid);
   });
 
   it("a 400 is an EsignApiError listing every failing field", async () => {
@@ -318,7 +324,7 @@ describe("case files", () => {
   });
 });
 
-describe("waitForJob against a gateway with the default 5 s poll interval", () => {
+describe("waitForJob against a gateway with the default poll limit (20 a minute per job)", () => {
   const files = () => [
     { name: "contract.pdf", content: contract },
     { name: "appendix.pdf", content: appendix },
@@ -343,24 +349,35 @@ describe("waitForJob against a gateway with the default 5 s poll interval", () =
     for (let i = 1; i < seen.length; i++) expect(seen[i]!.sentAt - seen[i - 1]!.answeredAt).toBeGreaterThanOrEqual(5_000);
   }, 60_000);
 
-  it("honours Retry-After when another poller claimed the job, then completes", async () => {
+  it("honours Retry-After when other pollers used up the job's minute, then completes", async () => {
     const calls: Call[] = [];
     const c = strictClient(calls);
     const created = await c.createCaseFile(caseFile({ reference: "retry-after" }), files());
-    // Another process polls first; this client knows nothing of it and is answered 429.
-    const other = await fetch(`${strict.url}${JOB_STATUS}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ uuid: created.uuid, payloadHash: created.payloadHash }),
-    });
-    expect(other.status).toBe(200);
+    // Other processes poll first, 20 times; this client knows nothing of it and is answered 429.
+    for (let i = 0; i < 20; i++) {
+      const other = await fetch(`${strict.url}${JOB_STATUS}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ uuid: created.uuid, payloadHash: created.payloadHash }),
+      });
+      expect(other.status).toBe(200);
+    }
+    // The minute is made to end in about 2 s, instead of waiting for it.
+    const redis = new Redis(world.redisUrl);
+    try {
+      const keys = await redis.keys(`${world.queuePrefix}:rl:job-poll*${created.uuid}`);
+      expect(keys).toHaveLength(1);
+      await redis.pexpire(keys[0]!, 2_000);
+    } finally {
+      redis.disconnect();
+    }
     const job = await c.waitForJob(created.uuid, created.payloadHash, { timeoutMs: 40_000 });
     expect(job.jobStatus).toBe("completed");
     const seen = polls(calls);
     expect(seen.map((p) => p.status)).toEqual([429, 200]);
     const retryAfter = Number(seen[0]!.retryAfter);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
-    expect(retryAfter).toBeLessThanOrEqual(5);
+    expect(retryAfter).toBeLessThanOrEqual(2);
     // The retry went out no sooner than Retry-After said.
     expect(seen[1]!.sentAt - seen[0]!.answeredAt).toBeGreaterThanOrEqual(retryAfter * 1000);
   }, 60_000);
@@ -434,7 +451,7 @@ describe("webhook subscriptions", () => {
       for (const r of received) {
         const check = await verifyWebhook({ secret: sub.secret, rawBody: r.rawBody, headers: r.headers });
         expect(check).toMatchObject({ ok: true, eventType: "webhook.subscription.test" });
-        expect(parseWebhookEvent(r.rawBody)).toMatchObject({ topic: "webhook", eventType: "webhook.subscription.test" });
+        expect(parseWebhookEvent(r.rawBody)).toMatchObject({ topic: "subscription", eventType: "test" });
       }
 
       // Attempts are logged once the dispatcher has the answer.

@@ -32,7 +32,7 @@ beforeAll(async () => {
   system = await startSystem(["casefile-worker", "notifier", "webhook-dispatcher"], world.env({
     SMTP_URL: smtp.url,
     REMINDER_DAY_MS: "1500",
-  }), { JOB_POLL_INTERVAL_MS: "0" });
+  }), { JOB_POLL_LIMIT_PER_MINUTE: "0" });
   [contract, appendix] = await Promise.all([makePdf("Employment contract", 2), makePdf("Appendix")]);
 }, 120_000);
 

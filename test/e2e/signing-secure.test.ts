@@ -75,7 +75,7 @@ async function secureLogin(startUrl: string, purpose: "sign" | "identify", decis
 }
 
 beforeAll(async () => {
-  system = await startSystem(["casefile-worker"], {}, { JOB_POLL_INTERVAL_MS: "0" });
+  system = await startSystem(["casefile-worker"], {}, { JOB_POLL_LIMIT_PER_MINUTE: "0" });
   gateway = system.gateway;
   token = await getToken(gateway.url, await newCustomer({ secureSigningMethods: ["mitid.dk", "bankid_se"] }));
   otherToken = await getToken(gateway.url, await newCustomer());

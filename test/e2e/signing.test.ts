@@ -36,7 +36,7 @@ const signerRow = (id: number) => testDb().signer.findUniqueOrThrow({ where: { i
 const documentsOf = (caseFileId: number) => testDb().document.findMany({ where: { caseFileId }, orderBy: { id: "asc" } });
 
 beforeAll(async () => {
-  system = await startSystem(["casefile-worker"], {}, { JOB_POLL_INTERVAL_MS: "0" });
+  system = await startSystem(["casefile-worker"], {}, { JOB_POLL_LIMIT_PER_MINUTE: "0" });
   gateway = system.gateway;
   token = await getToken(gateway.url, await newCustomer());
   [contract, appendix] = await Promise.all([makePdf("Contract"), makePdf("Appendix", 2)]);
@@ -373,9 +373,15 @@ describe("the open-tracking pixel", () => {
     expect(first.bytes.subarray(0, 6).toString("latin1")).toBe("GIF89a");
     const events = await signerEvents(link.signerId, "sign.signer.requestOpened");
     expect(events.map((e) => e.payload)).toEqual([{ id: link.signerId, caseFile: { id: cf.caseFileId, status: 1 } }]);
+    // The first opening is kept: Penneo's signer status 1 ("request opened") on the case file read.
+    const firstOpen = (await testDb().signer.findUniqueOrThrow({ where: { id: link.signerId } })).requestOpenedAt;
+    expect(firstOpen).toBeInstanceOf(Date);
+    const read = await fetch(`${gateway.url}/api/v3/casefiles/${cf.caseFileId}/signers/${link.signerId}`, { headers: { "X-Auth-Token": token } });
+    expect(await read.json()).toMatchObject({ status: 1, signingRequest: { status: 1 } });
 
     await Promise.all([1, 2, 3].map(() => pixel(trackingId(link.signerId, TEST_ENCRYPTION_KEY))));
     expect(await signerEvents(link.signerId, "sign.signer.requestOpened")).toHaveLength(1);
+    expect((await testDb().signer.findUniqueOrThrow({ where: { id: link.signerId } })).requestOpenedAt).toEqual(firstOpen);
 
     const forged = await pixel(`${link.signerId}.${"A".repeat(22)}`);
     const unknown = await pixel(trackingId(2_000_000_000, TEST_ENCRYPTION_KEY));

@@ -30,7 +30,7 @@ beforeAll(async () => {
   world = await createWorld("wh_delivery");
   receiver = await startReceiver();
   system = await startSystem(["casefile-worker", "webhook-dispatcher"], world.env({ WEBHOOK_LADDER_SCALE: LADDER_SCALE }), {
-    JOB_POLL_INTERVAL_MS: "0",
+    JOB_POLL_LIMIT_PER_MINUTE: "0",
   });
 });
 
@@ -69,10 +69,10 @@ describe("signed deliveries", () => {
       { name: "appendix.pdf", content: await makePdf("Appendix") },
     ];
     const created = await postCreate(system.gateway.url, token, validCaseFile(), files);
-    expect(created.status).toBe(201);
+    expect(created.status).toBe(200);
     const job = await waitForJob(system.gateway.url, created.body.jobs[0]!.uuid, created.body.jobs[0]!.payloadHash);
-    const caseFileId = job.result!.caseFile.id;
-    const firstSigner = job.result!.signingLinks[0]!.signerId;
+    const caseFileId = job.result!.data.caseFile.id;
+    const firstSigner = job.result!.data.signingLinks[0]!.signerId;
 
     const [req] = await receiver.waitFor("/signed", 1);
     const check = await verified(req!, sub.secret);
@@ -84,9 +84,10 @@ describe("signed deliveries", () => {
 
     const body = JSON.parse(req!.rawBody) as Record<string, unknown>;
     expect(Object.keys(body)).toEqual(["topic", "eventType", "eventTime", "payload"]);
+    // Penneo's SDKs' webhook docs: the body names the topic and the event within it; X-Event-Type the whole type.
     expect(body).toEqual({
       topic: "signer",
-      eventType: "sign.signer.requestActivated",
+      eventType: "requestActivated",
       eventTime: { date: expect.stringMatching(EVENT_DATE), timezone_type: 3, timezone: "UTC" },
       // The spec's default signer payload: {id, caseFile: {id, status}}.
       payload: { id: firstSigner, caseFile: { id: caseFileId, status: 1 } },
@@ -118,8 +119,8 @@ describe("signed deliveries", () => {
     expect(req!.headers["x-event-type"]).toBe("webhook.subscription.test");
     expect(await verified(req!, sub.secret)).toMatchObject({ ok: true, eventId, eventType: "webhook.subscription.test" });
     expect(JSON.parse(req!.rawBody)).toEqual({
-      topic: "webhook",
-      eventType: "webhook.subscription.test",
+      topic: "subscription",
+      eventType: "test",
       eventTime: { date: expect.stringMatching(EVENT_DATE), timezone_type: 3, timezone: "UTC" },
       payload: testEventPayload(sub.id),
     });

@@ -6,9 +6,11 @@ import { subscriptionClient, SUBSCRIPTIONS, type AttemptAnswer, type Subscriptio
 
 let gateway: ServiceProcess;
 
-// Nothing listens on port 9 (discard); the dispatcher is not running in this file anyway.
-const ENDPOINT = "http://127.0.0.1:9/hook";
-const valid = (over: Record<string, unknown> = {}) => ({ eventTypes: ["sign.casefile.completed"], endpoint: ENDPOINT, ...over });
+// Nothing listens on port 9 (discard); the dispatcher is not running in this file anyway. One
+// endpoint per subscription: a second subscription of an account to the same endpoint is a 409.
+let endpoints = 0;
+const nextEndpoint = () => `http://127.0.0.1:9/hook/${++endpoints}`;
+const valid = (over: Record<string, unknown> = {}) => ({ eventTypes: ["sign.casefile.completed"], endpoint: nextEndpoint(), ...over });
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -47,10 +49,11 @@ afterAll(async () => {
 describe("create, read, edit, delete", () => {
   it("creates (201) with the contract's shape; the secret is answered in plain text and stored encrypted", async () => {
     const t = await tenant();
-    const a = await t.api.create(valid({ eventTypes: ["sign.signer.signed", "sign.casefile.completed", "sign.signer.signed"] }));
+    const body = valid({ eventTypes: ["sign.signer.signed", "sign.casefile.completed", "sign.signer.signed"] });
+    const a = await t.api.create(body);
     expect(a.status).toBe(201);
     expect(Object.keys(a.body).sort()).toEqual(["createdAt", "customerId", "endpoint", "eventTypes", "id", "isActive", "secret", "updatedAt"]);
-    expect(a.body).toMatchObject({ customerId: t.customerId, isActive: true, endpoint: ENDPOINT });
+    expect(a.body).toMatchObject({ customerId: t.customerId, isActive: true, endpoint: body.endpoint });
     expect(a.body.eventTypes).toEqual(["sign.signer.signed", "sign.casefile.completed"]);
     expect(a.body.id).toMatch(UUID);
     expect(a.body.createdAt).toMatch(ISO);
@@ -77,10 +80,10 @@ describe("create, read, edit, delete", () => {
     expect(got.body).toEqual(s1);
     const list = await t.api.list();
     expect(list.status).toBe(200);
-    expect(list.body).toEqual([s1, s2]);
+    expect(list.body).toEqual({ items: [s1, s2] });
 
     expect((await t.api.remove(s1.id)).status).toBe(204);
-    expect((await t.api.list()).body.map((s) => s.id)).toEqual([s2.id]);
+    expect((await t.api.list()).body.items.map((s) => s.id)).toEqual([s2.id]);
   });
 
   it("edits the endpoint and the event types; other fields in the body (a fetched object) are ignored", async () => {
@@ -121,7 +124,7 @@ describe("create, read, edit, delete", () => {
     expect(row.disabledAt).toBeInstanceOf(Date);
     expect(row.disabledNotifiedAt).toBeInstanceOf(Date);
     expect((await t.api.get(s.id)).body.isActive).toBe(false);
-    expect((await t.api.list()).body.map((x) => x.id)).toEqual([s.id]);
+    expect((await t.api.list()).body.items.map((x) => x.id)).toEqual([s.id]);
 
     const suspended = await testDb().webhookDelivery.create({
       data: { id: randomUUID(), eventId: randomUUID(), subscriptionId: s.id, state: "suspended", attempts: 3, ladderStep: 3 },
@@ -176,7 +179,7 @@ describe("authentication", () => {
     const b = await bearer.create(valid());
     expect(b.status).toBe(201);
     expect((await bearer.get(a.body.id)).status).toBe(200);
-    expect((await jwt.list()).body.map((s) => s.id)).toEqual([a.body.id, b.body.id]);
+    expect((await jwt.list()).body.items.map((s) => s.id)).toEqual([a.body.id, b.body.id]);
   });
 
   it("answers 401 with the contract's body without a token, with a bad one, or with `Authorization: JWT` alone", async () => {
@@ -265,9 +268,10 @@ describe("at most five active subscriptions per customer", () => {
     expect(await activeCount(t.customerId)).toBe(5);
 
     // Re-enabling counts like creating: five are active, so the disabled one stays disabled.
+    const before = (await t.api.get(subs[1]!.id)).body.endpoint;
     const reenable = await t.api.update(subs[1]!.id, { isActive: true, endpoint: "http://127.0.0.1:9/other" });
     expect(reenable.status).toBe(409);
-    expect((await t.api.get(subs[1]!.id)).body).toMatchObject({ isActive: false, endpoint: ENDPOINT });
+    expect((await t.api.get(subs[1]!.id)).body).toMatchObject({ isActive: false, endpoint: before });
     // Editing a disabled one without enabling it is fine.
     expect((await t.api.update(subs[1]!.id, { endpoint: "http://127.0.0.1:9/other" })).status).toBe(200);
 
@@ -276,7 +280,7 @@ describe("at most five active subscriptions per customer", () => {
     // Enabling an already active one is not a second slot.
     expect((await t.api.update(subs[1]!.id, { isActive: true })).status).toBe(200);
     expect(await activeCount(t.customerId)).toBe(5);
-    expect((await t.api.list()).body).toHaveLength(6);
+    expect((await t.api.list()).body.items).toHaveLength(6);
   });
 
   it("never ends with more than five active under ten parallel creates", async () => {
@@ -319,7 +323,7 @@ describe("tenancy", () => {
       await b.api.redeliver(s.id, randomUUID()),
     ];
     for (const x of answers) expect(x.status).toBe(404);
-    expect((await b.api.list()).body.map((x) => x.id)).not.toContain(s.id);
+    expect((await b.api.list()).body.items.map((x) => x.id)).not.toContain(s.id);
     expect((await a.api.get(s.id)).body).toEqual(s);
     expect(await testDb().event.count({ where: { targetSubscriptionId: s.id } })).toBe(0);
   });
@@ -333,7 +337,7 @@ describe("test event", () => {
     expect(a.status).toBe(202);
     expect(a.body).toEqual({ eventId: expect.stringMatching(UUID) });
     const event = await testDb().event.findUniqueOrThrow({ where: { id: a.body.eventId } });
-    expect(event).toMatchObject({ customerId: t.customerId, targetSubscriptionId: s.id, eventType: "webhook.subscription.test", topic: "webhook" });
+    expect(event).toMatchObject({ customerId: t.customerId, targetSubscriptionId: s.id, eventType: "webhook.subscription.test", topic: "subscription" });
   });
 
   it("answers 409 for a disabled subscription", async () => {
@@ -520,5 +524,65 @@ describe("production endpoint policy", () => {
   it("does not accept tokens of the development gateway (another JWT secret)", async () => {
     const t = await tenant(gateway.url);
     expect((await subscriptionClient(prod.url, t.token).list()).status).toBe(401);
+  });
+});
+
+describe("as Penneo's published clients use it", () => {
+  it("refuses a second subscription of the account to the same endpoint with 409 (Postman collection), on create and on edit", async () => {
+    const t = await tenant();
+    const endpoint = nextEndpoint();
+    const first = await createOk(t, valid({ endpoint }));
+    const again = await t.api.create(valid({ endpoint, eventTypes: ["sign.signer.signed"] }));
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ error: "conflict", statusCode: 409, message: expect.stringContaining("endpoint") });
+    const other = await createOk(t);
+    const moved = await t.api.update(other.id, { endpoint });
+    expect(moved.status).toBe(409);
+    // Another customer may use the same endpoint; a deleted subscription frees it.
+    const u = await tenant();
+    expect((await u.api.create(valid({ endpoint }))).status).toBe(201);
+    expect((await t.api.remove(first.id)).status).toBe(204);
+    expect((await t.api.create(valid({ endpoint }))).status).toBe(201);
+    expect((await t.api.update(other.id, { endpoint: other.endpoint })).status).toBe(200);
+  });
+
+  it("takes isActive on create (sdk-php, the collection): false makes a disabled subscription that takes no active slot", async () => {
+    const t = await tenant();
+    const off = await t.api.create(valid({ isActive: false }));
+    expect(off.status).toBe(201);
+    expect(off.body.isActive).toBe(false);
+    const row = await testDb().webhookSubscription.findUniqueOrThrow({ where: { id: off.body.id } });
+    expect(row.disabledAt).toBeInstanceOf(Date);
+    expect(row.disabledNotifiedAt).toBeInstanceOf(Date);
+    expect(await activeCount(t.customerId)).toBe(0);
+    const on = await t.api.create(valid({ isActive: true }));
+    expect(on.body.isActive).toBe(true);
+    expect((await t.api.create(valid({ isActive: "yes" }))).status).toBe(400);
+  });
+
+  it("takes sdk-net's property names (Endpoint, EventTypes) as well", async () => {
+    const t = await tenant();
+    const endpoint = nextEndpoint();
+    const a = await t.api.create({ Endpoint: endpoint, EventTypes: ["sign.casefile.completed", "sign.signer.signed"] });
+    expect(a.status).toBe(201);
+    expect(a.body).toMatchObject({ endpoint, eventTypes: ["sign.casefile.completed", "sign.signer.signed"], isActive: true });
+    const edit = await t.api.update(a.body.id, { IsActive: false });
+    expect(edit.status).toBe(200);
+    expect(edit.body.isActive).toBe(false);
+  });
+
+  it("POST .../subscriptions/test answers 204 and writes one event for the account, aimed at no one subscription", async () => {
+    const t = await tenant();
+    await createOk(t, valid({ eventTypes: ["webhook.subscription.test"] }));
+    const a = await t.api.testAll();
+    expect(a.status).toBe(204);
+    expect(a.body).toBe("");
+    const events = await testDb().event.findMany({ where: { customerId: t.customerId } });
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ eventType: "webhook.subscription.test", topic: "subscription", targetSubscriptionId: null, payload: "This is a test event." });
+    // With no subscription at all, the call still answers 204 (nothing to deliver to).
+    const lonely = await tenant();
+    expect((await lonely.api.testAll()).status).toBe(204);
+    expect((await lonely.api.testAll()).status).toBe(204);
   });
 });

@@ -89,8 +89,10 @@ export interface ErrorAnswer {
 export interface JobAnswer {
   uuid: string;
   type: string;
-  jobStatus: "pending" | "processing" | "completed" | "failed";
-  result: null | { caseFile: { id: number; status: number }; signingLinks: { signerId: number; name: string; role: string; signingLink: string }[] };
+  jobStatus: "pending" | "processing" | "completed" | "failed" | "aborted_duplicated";
+  result: null | {
+    data: { caseFile: { id: number; status: number }; signingLinks: { signerId: number; name: string; role: string; signingLink: string }[] };
+  };
   payloadHash: string;
   errorMessage: string | null;
   retries: number;
@@ -113,7 +115,7 @@ export async function waitForJob(baseUrl: string, uuid: string, payloadHash: str
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const a = await pollOnce(baseUrl, uuid, payloadHash);
-    if (a.status === 200 && (a.body.jobStatus === "completed" || a.body.jobStatus === "failed")) return a.body;
+    if (a.status === 200 && (a.body.jobStatus === "completed" || a.body.jobStatus === "failed" || a.body.jobStatus === "aborted_duplicated")) return a.body;
     if (a.status !== 200 && a.status !== 429) throw new Error(`job status answered ${a.status}: ${JSON.stringify(a.body)}`);
     const wait = a.status === 429 ? Number(a.headers.get("retry-after") ?? "1") * 1000 : 100;
     await new Promise((r) => setTimeout(r, Math.min(wait, 1000)));

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { deflateSync } from "node:zlib";
 import type { Event } from "@esign/db";
 import { postCreate, testDb, waitForJob, type ErrorAnswer, type HttpAnswer, type UploadFile } from "./api";
@@ -27,15 +28,19 @@ export interface SigningCase {
   links: Record<string, { signerId: number; url: string; token: string }>;
 }
 
+/**
+ * A new case file per call, even for the same payload: the call's own Idempotency-Key says it is no
+ * repeat (without one, a second identical create within a minute is Penneo's aborted_duplicated).
+ */
 export async function createCase(baseUrl: string, authToken: string, payload: unknown, files: UploadFile[]): Promise<SigningCase> {
-  const created = await postCreate(baseUrl, authToken, payload, files);
-  if (created.status !== 201) throw new Error(`create answered ${created.status}: ${JSON.stringify(created.body)}`);
+  const created = await postCreate(baseUrl, authToken, payload, files, { "Idempotency-Key": randomUUID() });
+  if (created.status !== 200) throw new Error(`create answered ${created.status}: ${JSON.stringify(created.body)}`);
   const [job] = created.body.jobs;
   const done = await waitForJob(baseUrl, job!.uuid, job!.payloadHash);
   if (done.jobStatus !== "completed" || !done.result) throw new Error(`job ${done.jobStatus}: ${done.errorMessage}`);
   const links: SigningCase["links"] = {};
-  for (const l of done.result.signingLinks) links[l.name] = { signerId: l.signerId, url: l.signingLink, token: l.signingLink.split("/").pop()! };
-  return { caseFileId: done.result.caseFile.id, status: done.result.caseFile.status, links };
+  for (const l of done.result.data.signingLinks) links[l.name] = { signerId: l.signerId, url: l.signingLink, token: l.signingLink.split("/").pop()! };
+  return { caseFileId: done.result.data.caseFile.id, status: done.result.data.caseFile.status, links };
 }
 
 async function answer<T>(res: Response): Promise<HttpAnswer<T>> {

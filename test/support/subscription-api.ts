@@ -62,7 +62,8 @@ export function subscriptionClient(baseUrl: string, token: string, mode: AuthMod
   const h = authHeaders(token, mode);
   return {
     create: (body: unknown): Answer<SubscriptionAnswer> => call(baseUrl, "POST", "", h, body),
-    list: (): Answer<SubscriptionAnswer[]> => call(baseUrl, "GET", "", h),
+    list: (): Answer<{ items: SubscriptionAnswer[] }> => call(baseUrl, "GET", "", h),
+    testAll: (): Answer<string> => call(baseUrl, "POST", "/test", h),
     get: (id: string): Answer<SubscriptionAnswer> => call(baseUrl, "GET", `/${id}`, h),
     update: (id: string, body: unknown): Answer<SubscriptionAnswer> => call(baseUrl, "PUT", `/${id}`, h, body),
     remove: (id: string): Answer<string> => call(baseUrl, "DELETE", `/${id}`, h),

@@ -21,19 +21,32 @@ export async function authenticateClient(db: Db, clientId: string, clientSecret:
   return { clientId: client.clientId, userId: client.userId, customerId: client.customerId };
 }
 
+export interface ApiKeyClient extends AuthenticatedClient {
+  apiKey: string;
+  /** The plain API secret, so the caller can recompute a digest. */
+  apiSecret: string;
+}
+
+/** WSSE: the client of an API key (the WSSE Username), with its plain API secret. */
+export async function resolveApiKey(db: Db, apiKey: string, encryptionKey: string): Promise<ApiKeyClient | null> {
+  const client = await db.apiClient.findUnique({ where: { apiKey } });
+  if (!client || client.revokedAt) return null;
+  return {
+    clientId: client.clientId,
+    userId: client.userId,
+    customerId: client.customerId,
+    apiKey: client.apiKey,
+    apiSecret: decryptSecret(client.apiSecretEnc, encryptionKey),
+  };
+}
+
 /** api_keys: returns the client and its plain API secret so the caller can recompute the digest. */
 export async function resolveApiKeyClient(
   db: Db,
   clientId: string,
   apiKey: string,
   encryptionKey: string,
-): Promise<(AuthenticatedClient & { apiSecret: string }) | null> {
-  const client = await db.apiClient.findUnique({ where: { clientId } });
-  if (!client || client.revokedAt || client.apiKey !== apiKey) return null;
-  return {
-    clientId: client.clientId,
-    userId: client.userId,
-    customerId: client.customerId,
-    apiSecret: decryptSecret(client.apiSecretEnc, encryptionKey),
-  };
+): Promise<ApiKeyClient | null> {
+  const client = await resolveApiKey(db, apiKey, encryptionKey);
+  return client && client.clientId === clientId ? client : null;
 }

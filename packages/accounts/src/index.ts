@@ -1,4 +1,6 @@
 export { createCustomer, createApiClient, createUser } from "./create-customer";
 export type { CustomerCredentials, NewCustomer } from "./create-customer";
-export { authenticateClient, resolveApiKeyClient } from "./authenticate-client";
-export type { AuthenticatedClient } from "./authenticate-client";
+export { authenticateClient, resolveApiKey, resolveApiKeyClient } from "./authenticate-client";
+export type { ApiKeyClient, AuthenticatedClient } from "./authenticate-client";
+export { issueRefreshToken, redeemRefreshToken } from "./refresh-tokens";
+export type { IssuedRefreshToken, RefreshOutcome, RefreshRefusal } from "./refresh-tokens";

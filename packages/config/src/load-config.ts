@@ -33,7 +33,10 @@ const ZEnv = z.object({
   JWT_SECRET: z.string().min(32).optional(),
   JWT_ISSUER: z.string().default("esign-api-gateway"),
   JWT_AUDIENCE: z.string().default("esign-api"),
+  /** Access-token lifetime (Penneo's own: 10 minutes; ours defaults to an hour). */
   JWT_TTL_SECONDS: zInt(3600, 60),
+  /** Refresh-token lifetime (`grant_type=refresh_token`); each use rotates the token. */
+  REFRESH_TOKEN_TTL_SECONDS: zInt(14 * 24 * 3600, 60),
   ENCRYPTION_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes)").optional(),
 
   STORAGE_DIR: z.string().default(".data/files"),
@@ -43,7 +46,13 @@ const ZEnv = z.object({
   UPLOAD_MAX_FIELDS: zInt(4, 1),
 
   JOB_RETENTION_DAYS: zInt(14, 1),
-  JOB_POLL_INTERVAL_MS: zInt(5000, 0),
+  /** Job-status polls answered per job per minute (Penneo's limit: 20); beyond it 429 + Retry-After. 0: no limit. */
+  JOB_POLL_LIMIT_PER_MINUTE: zInt(20, 0),
+  /**
+   * A create whose payloadHash repeats one of the same customer's within this many seconds (and
+   * carries no Idempotency-Key) ends as `aborted_duplicated`, as Penneo's API does. 0: off.
+   */
+  DUPLICATE_SUBMISSION_WINDOW_SECONDS: zInt(60, 0),
   CREATE_JOB_MAX_ATTEMPTS: zInt(3, 1),
   QUEUE_LOCK_DURATION_MS: zInt(30_000, 1000),
   QUEUE_STALLED_INTERVAL_MS: zInt(30_000, 1000),

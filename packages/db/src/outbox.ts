@@ -8,7 +8,7 @@ export const OUTBOX_CHANNEL = "esign_outbox";
 
 export interface OutboxEvent {
   customerId: number;
-  topic: "casefile" | "signer" | "webhook";
+  topic: "casefile" | "signer" | "subscription";
   eventType: string;
   payload: Prisma.InputJsonValue;
   /** Only for events aimed at one subscription (the test event). */

@@ -29,13 +29,19 @@ export const EVENT_TYPES = [...CASEFILE_EVENT_TYPES, ...SIGNER_EVENT_TYPES, TEST
 export const ZEventType = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof ZEventType>;
 
-export type EventTopic = "casefile" | "signer" | "webhook";
+export type EventTopic = "casefile" | "signer" | "subscription";
 
-export function topicOf(eventType: EventType): EventTopic {
-  if (eventType.startsWith("sign.casefile.")) return "casefile";
-  if (eventType.startsWith("sign.signer.")) return "signer";
-  return "webhook";
+/**
+ * An event type is `app.topic.event`; a delivery's body carries the topic and the event's name
+ * within it (`{"topic":"casefile","eventType":"completed"}`, as Penneo's SDKs document it), its
+ * `X-Event-Type` header the whole type.
+ */
+export function splitEventType(eventType: EventType): { topic: EventTopic; name: string } {
+  const [, topic, ...name] = eventType.split(".");
+  return { topic: topic as EventTopic, name: name.join(".") };
 }
+
+export const topicOf = (eventType: EventType): EventTopic => splitEventType(eventType).topic;
 
 /** Default payloads of the spec. */
 export const ZCaseFilePayload = z.object({ id: z.number().int(), status: z.number().int() });

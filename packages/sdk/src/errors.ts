@@ -73,7 +73,7 @@ export class JobFailedError extends Error {
   readonly errorMessage: string;
   constructor(readonly job: Job) {
     const reason = job.errorMessage ?? "no reason given";
-    super(`Case file creation job ${job.uuid} failed: ${reason}`);
+    super(`Case file creation job ${job.uuid} ${job.jobStatus === "aborted_duplicated" ? "was aborted as a duplicate" : "failed"}: ${reason}`);
     this.uuid = job.uuid;
     this.errorMessage = reason;
   }

@@ -69,7 +69,8 @@ export async function apiErrorFrom(res: Response, what: string): Promise<EsignAp
   return new EsignApiError({
     status: res.status,
     code: fields.error ?? CODE_BY_STATUS[res.status] ?? (res.status >= 500 ? "server_error" : "http_error"),
-    message: fields.message ?? `${what} answered HTTP ${res.status}`,
+    // The token endpoint answers in the OAuth 2.0 shape (RFC 6749 5.2): its text is error_description.
+    message: fields.message ?? fields.error_description ?? `${what} answered HTTP ${res.status}`,
     ...(fields.errors !== undefined ? { errors: fields.errors } : {}),
     ...(fields.errorId !== undefined ? { errorId: fields.errorId } : {}),
     ...(requestId !== undefined ? { requestId } : {}),

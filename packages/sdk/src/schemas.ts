@@ -11,6 +11,9 @@ export const ZTokenResponse = z.object({
   token_type: z.string(),
   expires_in: z.number().positive(),
   access_token_expires_at: z.number().optional(),
+  /** api_keys and refresh_token grants: spend it with grant_type=refresh_token (once). */
+  refresh_token: z.string().optional(),
+  refresh_token_expires_at: z.number().optional(),
 });
 export type TokenResponse = z.infer<typeof ZTokenResponse>;
 
@@ -37,13 +40,17 @@ export const ZSigningLink = z.object({
 });
 export type SigningLink = z.infer<typeof ZSigningLink>;
 
+/** A completed job's result, read as Penneo's clients read it: `result.data.caseFile.id`, `result.data.signingLinks`. */
 export const ZJobResult = z.object({
-  caseFile: z.object({ id: z.number(), status: z.number() }),
-  signingLinks: z.array(ZSigningLink),
+  data: z.object({
+    caseFile: z.object({ id: z.number(), status: z.number() }),
+    signingLinks: z.array(ZSigningLink),
+  }),
 });
 export type JobResult = z.infer<typeof ZJobResult>;
 
-export const JOB_STATUSES = ["pending", "processing", "completed", "failed"] as const;
+/** `aborted_duplicated`: the same payload was submitted moments before; this job made no case file. */
+export const JOB_STATUSES = ["pending", "processing", "completed", "failed", "aborted_duplicated"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 export const ZJob = z.object({
@@ -66,17 +73,49 @@ export type CompletedJob = Job & { jobStatus: "completed"; result: JobResult };
 /** Case file and signer `status` values of the contract (shared with the server). */
 export { CASEFILE_STATUS as CASE_FILE_STATUS, SIGNER_STATUS } from "@esign/schema";
 
+export const ZSigningRequest = z.object({
+  id: z.number(),
+  /** SIGNER_STATUS: 0 new, 1 pending, 2 rejected, 3 deleted, 4 signed, 5 undeliverable. */
+  status: z.number(),
+  email: z.string().nullable(),
+  rejectReason: z.string().nullable(),
+  /** Unix seconds. */
+  signed: z.number().nullable(),
+});
+
+export const ZSigner = z.object({
+  id: z.number(),
+  name: z.string(),
+  role: z.string(),
+  onBehalfOf: z.string().nullable(),
+  signOrder: z.number(),
+  /** Penneo's signer status: 0 request sent, 1 request opened, 2 opened, 3 signed, 4 rejected; null before the request went out or once deleted. */
+  status: z.number().nullable(),
+  signingRequest: ZSigningRequest,
+});
+export type Signer = z.infer<typeof ZSigner>;
+
+export const ZDocument = z.object({
+  id: z.number(),
+  title: z.string(),
+  name: z.string(),
+  signable: z.boolean(),
+  documentOrder: z.number().nullable(),
+});
+
 export const ZCaseFile = z.object({
   id: z.number(),
   title: z.string(),
   status: z.number(),
+  language: z.string().nullable(),
   reference: z.string().nullable(),
+  metaData: z.string().nullable(),
   /** Unix seconds. */
   sendAt: z.number().nullable(),
   /** Unix seconds. */
   expireAt: z.number().nullable(),
-  signers: z.array(z.object({ id: z.number(), name: z.string(), role: z.string(), signOrder: z.number(), status: z.number() })),
-  documents: z.array(z.object({ id: z.number(), title: z.string(), name: z.string(), signable: z.boolean() })),
+  signers: z.array(ZSigner),
+  documents: z.array(ZDocument),
   ccRecipients: z.array(z.object({ id: z.number().optional(), name: z.string(), email: z.string() })),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -122,16 +161,21 @@ export const ZEventIdAnswer = z.object({ eventId: z.string() });
 export const ZFieldError = z.object({ path: z.string(), code: z.string(), message: z.string() });
 export type FieldError = z.infer<typeof ZFieldError>;
 
-/** The contract's error body; every part optional here so that odd bodies still yield an error. */
+/** The contract's error body (or the token endpoint's OAuth one); every part optional so that odd bodies still yield an error. */
 export const ZErrorBody = z.object({
   error: z.string().optional(),
   message: z.string().optional(),
+  error_description: z.string().optional(),
   statusCode: z.number().optional(),
   errors: z.array(ZFieldError).optional(),
   errorId: z.string().optional(),
 });
 
-/** The body of a webhook delivery (after verifying it). */
+/**
+ * The body of a webhook delivery (after verifying it). `topic` and `eventType` are the parts of the
+ * event type (`sign.casefile.completed`: topic `casefile`, eventType `completed`); the whole type
+ * is the `X-Event-Type` header.
+ */
 export const ZWebhookEvent = z.object({
   topic: z.string(),
   eventType: z.string(),

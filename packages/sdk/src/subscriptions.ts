@@ -9,6 +9,8 @@ export interface SubscriptionCreate {
   eventTypes: EventTypeName[];
   /** https and public in production; development gateways may allow http and loopback. */
   endpoint: string;
+  /** Default true. */
+  isActive?: boolean;
 }
 
 /** Any of these; `isActive: true` re-enables a disabled subscription and its deliveries resume. */
@@ -31,14 +33,15 @@ const byId = (id: string) => `${SUBSCRIPTIONS_PATH}/${encodeURIComponent(id)}`;
 export class Subscriptions {
   constructor(private readonly api: Api) {}
 
-  /** 201; a sixth active subscription is 409, an unknown event type or a refused endpoint 400. */
+  /** 201; a sixth active subscription or a second one to the same endpoint is 409, an unknown event type or a refused endpoint 400. */
   create(input: SubscriptionCreate): Promise<Subscription> {
     return this.api.json({ method: "POST", path: SUBSCRIPTIONS_PATH, auth: "webhook", json: input }, ZSubscription);
   }
 
   /** All subscriptions of the customer that are not deleted, with their secrets. */
-  list(): Promise<Subscription[]> {
-    return this.api.json({ method: "GET", path: SUBSCRIPTIONS_PATH, auth: "webhook" }, z.array(ZSubscription));
+  async list(): Promise<Subscription[]> {
+    const list = await this.api.json({ method: "GET", path: SUBSCRIPTIONS_PATH, auth: "webhook" }, z.object({ items: z.array(ZSubscription) }));
+    return list.items;
   }
 
   get(id: string): Promise<Subscription> {
@@ -52,6 +55,11 @@ export class Subscriptions {
   /** 204; deliveries still open for it are cancelled. */
   delete(id: string): Promise<void> {
     return this.api.empty({ method: "DELETE", path: byId(id), auth: "webhook" });
+  }
+
+  /** Queues a `webhook.subscription.test` event for every active subscription that includes that type (204). */
+  sendTestToAll(): Promise<void> {
+    return this.api.empty({ method: "POST", path: `${SUBSCRIPTIONS_PATH}/test`, auth: "webhook" });
   }
 
   /** Queues a `webhook.subscription.test` delivery to this subscription (202). */

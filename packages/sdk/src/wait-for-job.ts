@@ -1,7 +1,7 @@
 import { EsignApiError, EsignNetworkError, EsignResponseError, JobFailedError, JobTimeoutError } from "./errors";
 import type { CompletedJob, Job } from "./schemas";
 
-/** The job-status contract: an answered poll claims the job for this long; sooner is 429. */
+/** The spec asks clients to poll a job no more often than every 5 s (the service answers 429 past 20 a minute). */
 export const JOB_POLL_SPACING_MS = 5_000;
 
 export interface WaitForJobOptions {
@@ -11,7 +11,7 @@ export interface WaitForJobOptions {
   signal?: AbortSignal;
   /**
    * Never poll sooner than this after the last answered poll of the job. Default 5000, the spacing
-   * the service enforces; lower it only against a test gateway started with a shorter interval.
+   * the spec asks for; lower it only against a test gateway without the poll limit.
    */
   minIntervalMs?: number;
   /** Upper bound of the growing delay between polls. Default 30000. */
@@ -102,7 +102,7 @@ export async function waitForJob(poller: JobPoller, uuid: string, payloadHash: s
         if (job.result === null) throw new EsignResponseError(`job ${uuid} is completed but has no result`, 200, job);
         return job as CompletedJob;
       }
-      if (job.jobStatus === "failed") throw new JobFailedError(job);
+      if (job.jobStatus === "failed" || job.jobStatus === "aborted_duplicated") throw new JobFailedError(job);
       notBefore = Date.now() + delayAfter(step++);
     }
   } catch (err) {

@@ -1,4 +1,5 @@
 import type { Event } from "@esign/db";
+import { splitEventType, ZEventType } from "@esign/schema";
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 
@@ -18,12 +19,15 @@ export function formatEventDate(date: Date): string {
 
 /**
  * The exact bytes POSTed for an event. Built only from the stored row, so every retry and every
- * redelivery sends the same body (receivers may hash or compare it).
+ * redelivery sends the same body (receivers may hash or compare it). `topic` and `eventType` are
+ * the parts of the stored type (`sign.casefile.completed` -> `casefile`, `completed`), as the
+ * webhook docs of Penneo's SDKs show the body; the whole type goes in `X-Event-Type`.
  */
-export function buildEventBody(event: Pick<Event, "topic" | "eventType" | "occurredAt" | "payload">): string {
+export function buildEventBody(event: Pick<Event, "eventType" | "occurredAt" | "payload">): string {
+  const { topic, name } = splitEventType(ZEventType.parse(event.eventType));
   return JSON.stringify({
-    topic: event.topic,
-    eventType: event.eventType,
+    topic,
+    eventType: name,
     eventTime: { date: formatEventDate(event.occurredAt), timezone_type: 3, timezone: "UTC" },
     payload: event.payload,
   });

@@ -19,6 +19,7 @@
 //        // after deletion: pending/suspended deliveries become cancelled
 //   test-event.ts
 //     export async function createTestEvent(db: Db, customerId: number, subscriptionId: string): Promise<string> // event id
+//     export async function createAccountTestEvent(db: Db, customerId: number): Promise<string> // event id
 //   subscription-secret.ts
 //     export function newSubscriptionSecret(): string
 
@@ -27,7 +28,7 @@ export { buildEventBody, formatEventDate } from "./event-body";
 export { requestRedelivery } from "./redeliver";
 export { resumeSubscription } from "./resume";
 export { cancelSubscriptionDeliveries } from "./cancel";
-export { createTestEvent, testEventPayload } from "./test-event";
+export { createAccountTestEvent, createTestEvent, testEventPayload } from "./test-event";
 export { newSubscriptionSecret, SUBSCRIPTION_SECRET_PREFIX } from "./subscription-secret";
 export { SubscriptionNotFoundError } from "./errors";
 export { DELIVERY_STATE, ATTEMPT_CAUSES } from "./delivery-states";

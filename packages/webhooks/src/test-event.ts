@@ -1,10 +1,10 @@
 import { insertEvent, type Db } from "@esign/db";
-import { TEST_EVENT_TYPE } from "@esign/schema";
+import { TEST_EVENT_TYPE, topicOf } from "@esign/schema";
 import { SubscriptionNotFoundError } from "./errors";
 
 /** The text payload of the test event (the spec: "The test event carries a text string"). */
-export const testEventPayload = (subscriptionId: string): string =>
-  `This is a test event for webhook subscription ${subscriptionId}.`;
+export const testEventPayload = (subscriptionId?: string): string =>
+  subscriptionId ? `This is a test event for webhook subscription ${subscriptionId}.` : "This is a test event.";
 
 /**
  * Writes a `webhook.subscription.test` event aimed at one subscription only; the dispatcher delivers
@@ -17,10 +17,21 @@ export async function createTestEvent(db: Db, customerId: number, subscriptionId
     if (found === 0) throw new SubscriptionNotFoundError(subscriptionId);
     return insertEvent(tx, {
       customerId,
-      topic: "webhook",
+      topic: topicOf(TEST_EVENT_TYPE),
       eventType: TEST_EVENT_TYPE,
       payload: testEventPayload(subscriptionId),
       targetSubscriptionId: subscriptionId,
     });
   });
+}
+
+/**
+ * Penneo's account-wide test (`POST /webhook/api/v1/subscriptions/test`): one event, aimed at no
+ * subscription in particular, so the relay fans it out like any event to every active
+ * subscription of the customer whose eventTypes include `webhook.subscription.test`.
+ */
+export async function createAccountTestEvent(db: Db, customerId: number): Promise<string> {
+  return db.$transaction((tx) =>
+    insertEvent(tx, { customerId, topic: topicOf(TEST_EVENT_TYPE), eventType: TEST_EVENT_TYPE, payload: testEventPayload() }),
+  );
 }

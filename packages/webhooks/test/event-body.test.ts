@@ -24,23 +24,35 @@ describe("event body", () => {
     expect(() => formatEventDate(new Date("nope"))).toThrow(RangeError);
   });
 
-  it("has the contract's shape and key order, with the stored payload", () => {
+  it("has the contract's shape and key order, with the stored payload; eventType is the name within the topic (Penneo's SDK docs)", () => {
     const body = buildEventBody(event());
     expect(body).toBe(
-      '{"topic":"signer","eventType":"sign.signer.requestActivated",' +
+      '{"topic":"signer","eventType":"requestActivated",' +
         '"eventTime":{"date":"2026-03-04 05:06:07.089000","timezone_type":3,"timezone":"UTC"},' +
         '"payload":{"id":12,"caseFile":{"id":7,"status":1}}}',
     );
     expect(JSON.parse(body)).toEqual({
       topic: "signer",
-      eventType: "sign.signer.requestActivated",
+      eventType: "requestActivated",
       eventTime: { date: "2026-03-04 05:06:07.089000", timezone_type: 3, timezone: "UTC" },
       payload: { id: 12, caseFile: { id: 7, status: 1 } },
     });
   });
 
+  it("splits every event type of the spec into its topic and name: sign.casefile.completed is casefile + completed", () => {
+    const parts = (eventType: string) => {
+      const b = JSON.parse(buildEventBody(event({ eventType })));
+      return `${b.topic} ${b.eventType}`;
+    };
+    expect(parts("sign.casefile.completed")).toBe("casefile completed");
+    expect(parts("sign.signer.signedWithImageUploadAndNAP")).toBe("signer signedWithImageUploadAndNAP");
+    expect(parts("webhook.subscription.test")).toBe("subscription test");
+    // A stored type this version does not know is a bug, not a body to guess.
+    expect(() => buildEventBody(event({ eventType: "sign.unknown" }))).toThrow();
+  });
+
   it("carries a text payload as a JSON string (the test event) and is the same bytes every time", () => {
-    const e = event({ topic: "webhook", eventType: "webhook.subscription.test", payload: "This is a test event." });
+    const e = event({ topic: "subscription", eventType: "webhook.subscription.test", payload: "This is a test event." });
     expect(JSON.parse(buildEventBody(e)).payload).toBe("This is a test event.");
     expect(buildEventBody(e)).toBe(buildEventBody({ ...e }));
   });

@@ -2,9 +2,11 @@ import express, { type Express } from "express";
 import type { GatewayContext } from "./context";
 import { requestContext } from "./http/request-context";
 import { errorHandler, notFound } from "./http/error-handler";
-import { tokenRouter } from "./auth/token-route";
+import { tokenRouter, TOKEN_PATH } from "./auth/token-route";
+import { oauthErrorHandler } from "./auth/oauth-error";
 import { createCaseFileRouter } from "./casefiles/create-route";
 import { caseFileReadRouter } from "./casefiles/read-route";
+import { penneoApiRouter } from "./casefiles/penneo-routes";
 import { jobStatusRouter } from "./jobs/job-status-route";
 import { healthRouter } from "./http/health-route";
 import { webhookSubscriptionRouter } from "./webhooks/subscription-router";
@@ -31,9 +33,12 @@ export function buildApp(ctx: GatewayContext): Express {
   app.use(metricsRouter(ctx.config));
   app.use(queueDashboard(ctx));
   app.use(tokenRouter(ctx));
+  // After the body parsers: a token request that is not even JSON answers in the OAuth 2.0 shape too.
+  app.use(TOKEN_PATH, oauthErrorHandler);
   app.use(createCaseFileRouter(ctx));
   app.use(jobStatusRouter(ctx));
   app.use(caseFileReadRouter(ctx));
+  app.use(penneoApiRouter(ctx));
   app.use(webhookSubscriptionRouter(ctx));
   app.use(signerDeleteRouter(ctx));
   const identityProvider = createIdentityProvider(ctx.config);

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { insertEvent, type Event } from "@esign/db";
@@ -8,7 +9,7 @@ import { startSystem, type System } from "../../../test/support/system";
 
 /** The gateway (creation endpoint) and one casefile-worker, sharing the run's database, Redis prefix and storage. */
 export async function startLifecycleSystem(): Promise<System> {
-  return startSystem(["casefile-worker"], {}, { JOB_POLL_INTERVAL_MS: "0" });
+  return startSystem(["casefile-worker"], {}, { JOB_POLL_LIMIT_PER_MINUTE: "0" });
 }
 
 /** Enqueues as the outbox relay will once it is wired: straight onto the run's casefile queue. */
@@ -29,13 +30,16 @@ export async function customerToken(system: System): Promise<{ customerId: numbe
   return { customerId: creds.customerId, token: await getToken(system.gateway.url, creds) };
 }
 
-/** Creates a case file through the real create endpoint and waits for the creation job. */
+/**
+ * Creates a case file through the real create endpoint and waits for the creation job. Its own
+ * Idempotency-Key makes each call a new case file, even for a payload sent moments before.
+ */
 export async function createCaseFile(system: System, token: string, caseFile: Record<string, unknown>, files: UploadFile[]): Promise<number> {
-  const created = await postCreate(system.gateway.url, token, { caseFile }, files);
-  if (created.status !== 201) throw new Error(`create answered ${created.status}: ${JSON.stringify(created.body)}`);
+  const created = await postCreate(system.gateway.url, token, { caseFile }, files, { "Idempotency-Key": randomUUID() });
+  if (created.status !== 200) throw new Error(`create answered ${created.status}: ${JSON.stringify(created.body)}`);
   const job = await waitForJob(system.gateway.url, created.body.jobs[0]!.uuid, created.body.jobs[0]!.payloadHash);
   if (job.jobStatus !== "completed" || !job.result) throw new Error(`creation job ${job.jobStatus}: ${job.errorMessage}`);
-  return job.result.caseFile.id;
+  return job.result.data.caseFile.id;
 }
 
 /**

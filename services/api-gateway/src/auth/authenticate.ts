@@ -1,27 +1,37 @@
 import type { NextFunction, Request, Response } from "express";
 import { AppError } from "@esign/errors";
-import type { AppConfig } from "@esign/config";
+import type { GatewayContext } from "../context";
 import { verifyToken, type Principal } from "./jwt";
+import { verifyWsse } from "./wsse";
 
-export type AuthStyle = "x-auth-token" | "webhook";
-
-function extractToken(req: Request, style: AuthStyle): string | undefined {
-  const xAuth = req.header("x-auth-token")?.trim();
-  if (style === "x-auth-token") return xAuth || undefined;
-  // Webhook endpoints: `Authorization: JWT` + `X-Auth-Token`, or a plain bearer token.
+/**
+ * The access token of a request, wherever Penneo's published clients put it: `Authorization:
+ * Bearer <jwt>` (its Postman collection, sdk-php with OAuth), `X-Auth-Token: <jwt>` alone (the
+ * create endpoint) or with `Authorization: JWT` (the webhook API).
+ */
+function bearerToken(req: Request): string | undefined {
   const authz = req.header("authorization")?.trim() ?? "";
-  const bearer = /^Bearer\s+(.+)$/i.exec(authz);
-  if (bearer?.[1]) return bearer[1].trim();
-  if (/^JWT$/i.test(authz) || authz === "") return xAuth || undefined;
-  return undefined;
+  const bearer = /^Bearer\s+(\S+)$/i.exec(authz);
+  if (bearer?.[1]) return bearer[1];
+  return req.header("x-auth-token")?.trim() || undefined;
 }
 
-/** Rejects with 401 unless a valid token for this service is present; the principal goes to res.locals. */
-export function authenticate(config: AppConfig, style: AuthStyle) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    const token = extractToken(req, style);
-    if (!token) return next(new AppError("unauthorized", "Missing access token"));
-    const principal = verifyToken(config, token);
+/**
+ * Rejects with 401 unless the request carries valid credentials; the principal goes to
+ * res.locals. Every authenticated route takes every scheme the published clients use: the JWT
+ * in any of its headers, or WSSE (`X-WSSE`, the only scheme of sdk-net; sdk-php also sends
+ * `Authorization: WSSE profile="UsernameToken"` with it, which is only a label).
+ */
+export function authenticate(ctx: GatewayContext) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const wsse = req.header("x-wsse");
+    if (wsse !== undefined) {
+      res.locals.principal = await verifyWsse(ctx, wsse);
+      return next();
+    }
+    const token = bearerToken(req);
+    if (!token) return next(new AppError("unauthorized", "Missing credentials: send Authorization: Bearer <token>, X-Auth-Token or X-WSSE"));
+    const principal = verifyToken(ctx.config, token);
     if (!principal) return next(new AppError("unauthorized", "Invalid or expired access token"));
     res.locals.principal = principal;
     next();

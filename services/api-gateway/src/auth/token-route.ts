@@ -1,31 +1,38 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import { Router, type Request } from "express";
 import { z } from "zod";
-import { authenticateClient, resolveApiKeyClient, type AuthenticatedClient } from "@esign/accounts";
-import { AppError } from "@esign/errors";
+import { authenticateClient, issueRefreshToken, redeemRefreshToken, resolveApiKeyClient, type AuthenticatedClient } from "@esign/accounts";
 import type { GatewayContext } from "../context";
-import { issueToken } from "./jwt";
 import { zodIssues } from "../http/zod-issues";
+import { issueToken, type IssuedToken } from "./jwt";
+import { claimNonce, decodeNonce, parseCreated, passwordDigest, withinSkew } from "./nonce";
+import { OAuthError } from "./oauth-error";
 
-const ZClientCredentials = z.object({
-  grant_type: z.literal("client_credentials"),
-  client_id: z.string().min(1),
-  client_secret: z.string().min(1),
-});
+export const TOKEN_PATH = "/oauth/token";
+
+const ZClient = { client_id: z.string().min(1).max(255), client_secret: z.string().min(1).max(1024) };
+
+const ZClientCredentials = z.object({ grant_type: z.literal("client_credentials"), ...ZClient });
 
 const ZApiKeys = z.object({
   grant_type: z.literal("api_keys"),
-  client_id: z.string().min(1),
-  client_secret: z.string().min(1),
-  key: z.string().min(1),
-  created_at: z.union([z.string().min(1), z.number()]).transform(String),
-  nonce: z.string().min(1),
-  digest: z.string().min(1),
+  ...ZClient,
+  key: z.string().min(1).max(255),
+  created_at: z.union([z.string().min(1).max(100), z.number()]).transform(String),
+  nonce: z.string().min(1).max(512),
+  digest: z.string().min(1).max(100),
 });
 
-export const ZGrant = z.discriminatedUnion("grant_type", [ZClientCredentials, ZApiKeys]);
+const ZRefresh = z.object({
+  grant_type: z.literal("refresh_token"),
+  ...ZClient,
+  refresh_token: z.string().min(1).max(512),
+  // sdk-php sends its redirect_uri with every refresh; it names no registered callback here.
+  redirect_uri: z.string().optional(),
+});
 
-const CLOCK_SKEW_SECONDS = 300;
+export const ZGrant = z.discriminatedUnion("grant_type", [ZClientCredentials, ZApiKeys, ZRefresh]);
+const GRANTS = ["client_credentials", "api_keys", "refresh_token"] as const;
 
 /** HTTP Basic carries client_id:client_secret as an alternative to the body (RFC 6749 2.3.1). */
 function basicCredentials(req: Request): { client_id?: string; client_secret?: string } {
@@ -38,61 +45,78 @@ function basicCredentials(req: Request): { client_id?: string; client_secret?: s
     return { client_id: decodeURIComponent(decoded.slice(0, i)), client_secret: decodeURIComponent(decoded.slice(i + 1)) };
   } catch {
     // Broken percent-encoding (URIError) is a client's malformed credential, not a server fault.
-    throw new AppError("unauthorized", "Malformed HTTP Basic credentials");
+    throw new OAuthError("invalid_client", "Malformed HTTP Basic credentials");
   }
 }
 
-function parseCreatedAt(value: string): number | null {
-  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value);
-  return Number.isFinite(ms) ? ms : null;
+export interface TokenAnswer extends IssuedToken {
+  refresh_token?: string;
+  refresh_token_expires_at?: number;
 }
 
+const unix = (d: Date) => Math.floor(d.getTime() / 1000);
+
+/**
+ * `POST /oauth/token`, Penneo's grants: `api_keys` (its Postman collection and sdk-php),
+ * `refresh_token` (sdk-php's RefreshTokenMiddleware; each use rotates the token) and our
+ * `client_credentials`. Errors answer in the OAuth 2.0 shape: app.ts mounts oauthErrorHandler on
+ * this path, after the body parsers, so that a body that is not JSON answers that way too.
+ */
 export function tokenRouter(ctx: GatewayContext): Router {
   const router = Router();
-  router.post("/oauth/token", async (req, res) => {
+
+  async function apiKeysGrant(grant: z.infer<typeof ZApiKeys>): Promise<AuthenticatedClient> {
+    const client = await resolveApiKeyClient(ctx.db, grant.client_id, grant.key, ctx.config.ENCRYPTION_KEY);
+    if (!client || !(await authenticateClient(ctx.db, grant.client_id, grant.client_secret))) {
+      throw new OAuthError("invalid_client", "Invalid client credentials");
+    }
+    const createdAt = parseCreated(grant.created_at);
+    if (createdAt === null || !withinSkew(createdAt)) throw new OAuthError("invalid_grant", "created_at is missing or more than 5 minutes off");
+    const raw = decodeNonce(grant.nonce);
+    if (!raw) throw new OAuthError("invalid_grant", "nonce must be base64 of at least 16 random bytes");
+    const given = Buffer.from(grant.digest, "base64");
+    const expected = passwordDigest(raw, grant.created_at, client.apiSecret);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new OAuthError("invalid_grant", "Invalid digest");
+    if (!(await claimNonce(ctx.redis, ctx.config.QUEUE_PREFIX, `oauth:${client.clientId}`, raw))) {
+      throw new OAuthError("invalid_grant", "Nonce already used");
+    }
+    return client;
+  }
+
+  router.post(TOKEN_PATH, async (req, res) => {
     const body: unknown = { ...basicCredentials(req), ...(typeof req.body === "object" && req.body ? req.body : {}) };
     const parsed = ZGrant.safeParse(body);
     if (!parsed.success) {
       const grant = (body as { grant_type?: unknown }).grant_type;
-      if (grant !== undefined && grant !== "client_credentials" && grant !== "api_keys") {
-        throw new AppError("bad_request", `Unsupported grant_type; use "client_credentials" or "api_keys"`);
+      if (typeof grant === "string" && !(GRANTS as readonly string[]).includes(grant)) {
+        throw new OAuthError("unsupported_grant_type", `Unsupported grant_type; use one of ${GRANTS.join(", ")}`);
       }
-      throw new AppError("validation_failed", "Invalid token request", zodIssues(parsed.error));
+      throw new OAuthError("invalid_request", "Invalid token request", zodIssues(parsed.error));
     }
     const grant = parsed.data;
-    let client: AuthenticatedClient | null;
+    let answer: TokenAnswer;
     if (grant.grant_type === "client_credentials") {
-      client = await authenticateClient(ctx.db, grant.client_id, grant.client_secret);
+      // RFC 6749 4.4.3: no refresh token for client credentials; the client simply asks again.
+      const client = await authenticateClient(ctx.db, grant.client_id, grant.client_secret);
+      if (!client) throw new OAuthError("invalid_client", "Invalid client credentials");
+      answer = issueToken(ctx.config, client);
     } else {
-      const withSecret = await resolveApiKeyClient(ctx.db, grant.client_id, grant.key, ctx.config.ENCRYPTION_KEY);
-      const secretOk = withSecret && (await authenticateClient(ctx.db, grant.client_id, grant.client_secret));
-      if (!withSecret || !secretOk) throw new AppError("unauthorized", "Invalid client credentials");
-      const createdAt = parseCreatedAt(grant.created_at);
-      if (createdAt === null || Math.abs(Date.now() - createdAt) > CLOCK_SKEW_SECONDS * 1000) {
-        throw new AppError("unauthorized", "created_at is missing or more than 5 minutes off");
+      let client: AuthenticatedClient;
+      let familyId: string | undefined;
+      if (grant.grant_type === "api_keys") client = await apiKeysGrant(grant);
+      else {
+        if (!(await authenticateClient(ctx.db, grant.client_id, grant.client_secret))) throw new OAuthError("invalid_client", "Invalid client credentials");
+        const outcome = await redeemRefreshToken(ctx.db, grant.client_id, grant.refresh_token);
+        if (!outcome.ok) throw new OAuthError("invalid_grant", "The refresh token is invalid, expired, revoked or already used");
+        client = outcome.client;
+        familyId = outcome.familyId;
       }
-      const rawNonce = Buffer.from(grant.nonce, "base64");
-      const expected = createHash("sha1")
-        .update(Buffer.concat([rawNonce, Buffer.from(grant.created_at), Buffer.from(withSecret.apiSecret)]))
-        .digest();
-      const given = Buffer.from(grant.digest, "base64");
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        throw new AppError("unauthorized", "Invalid digest");
-      }
-      // A nonce is good once within the skew window (plus margin); Redis makes that hold across replicas.
-      const fresh = await ctx.redis.set(
-        `${ctx.config.QUEUE_PREFIX}:oauth-nonce:${grant.client_id}:${grant.nonce}`,
-        "1",
-        "EX",
-        CLOCK_SKEW_SECONDS * 2 + 60,
-        "NX",
-      );
-      if (fresh !== "OK") throw new AppError("unauthorized", "Nonce already used");
-      client = withSecret;
+      const refresh = await issueRefreshToken(ctx.db, client.clientId, ctx.config.REFRESH_TOKEN_TTL_SECONDS, familyId);
+      answer = { ...issueToken(ctx.config, client), refresh_token: refresh.token, refresh_token_expires_at: unix(refresh.expiresAt) };
     }
-    if (!client) throw new AppError("unauthorized", "Invalid client credentials");
     res.setHeader("Cache-Control", "no-store");
-    res.json(issueToken(ctx.config, client));
+    res.setHeader("Pragma", "no-cache");
+    res.json(answer);
   });
   return router;
 }

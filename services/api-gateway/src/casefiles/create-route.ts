@@ -57,7 +57,7 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
     if (!req.is("multipart/form-data")) throw new AppError("unsupported_media_type", "The request must be multipart/form-data");
   };
 
-  router.post(CREATE_PATH, authenticate(ctx.config, "x-auth-token"), (req, _res, next) => {
+  router.post(CREATE_PATH, authenticate(ctx), (req, _res, next) => {
     requireMultipart(req);
     next();
   }, upload, async (req, res) => {
@@ -91,7 +91,7 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
         const previous = await ctx.db.creationJob.findUnique({
           where: { customerId_idempotencyKey: { customerId: principal.customerId, idempotencyKey: key } },
         });
-        if (previous) return res.status(201).json(replay(previous, hash));
+        if (previous) return res.status(200).json(replay(previous, hash));
       }
 
       // Together: each commit is a rename on the thread pool, and one after the other they were two
@@ -124,7 +124,7 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
           const winner = await ctx.db.creationJob.findUniqueOrThrow({
             where: { customerId_idempotencyKey: { customerId: principal.customerId, idempotencyKey: key } },
           });
-          return res.status(201).json(replay(winner, hash));
+          return res.status(200).json(replay(winner, hash));
         }
         throw err;
       }
@@ -135,7 +135,8 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
         ctx.logger.warn("create job stored but not enqueued; the sweeper will pick it up", { jobId: id, err });
       }
       ctx.logger.info("case file job created", { requestId: res.locals.requestId, jobId: id, customerId: principal.customerId });
-      res.status(201).json(created(job));
+      // 200, not 201: Penneo's own Postman collection checks "Status code is 200" here.
+      res.status(200).json(created(job));
     } finally {
       await Promise.all(uploads.filter((u) => !committed.has(u)).map((u) => ctx.storage.discard(u.staged)));
     }

@@ -1,13 +1,12 @@
 import { Router } from "express";
-import { z } from "zod";
 import { insertEvent } from "@esign/db";
 import { AppError } from "@esign/errors";
 import { CASEFILE_STATUS, SIGNER_STATUS, signableDocumentsFor } from "@esign/schema";
 import type { GatewayContext } from "../context";
 import { authenticate, principalOf } from "../auth/authenticate";
 import { requestIdOf } from "../http/request-context";
+import { ZId } from "./owned-casefile";
 
-export const ZId = z.coerce.number().int().positive().max(2_147_483_647);
 
 const notFound = () => new AppError("not_found", "Signer not found");
 
@@ -22,7 +21,7 @@ const STILL_SIGNING: readonly number[] = [SIGNER_STATUS.new, SIGNER_STATUS.pendi
  */
 export function signerDeleteRouter(ctx: GatewayContext): Router {
   const router = Router();
-  const auth = authenticate(ctx.config, "x-auth-token");
+  const auth = authenticate(ctx);
 
   router.delete("/send/api/v1/casefiles/:id/signers/:signerId", auth, async (req, res) => {
     const { customerId } = principalOf(res);

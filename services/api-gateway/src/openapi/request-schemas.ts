@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { ZCaseFileCreateData, ZSecureSigningMethod } from "@esign/schema";
 import { ZGrant } from "../auth/token-route";
-import { ZId as ZCaseFileId } from "../casefiles/read-route";
-import { ZId as ZSignerRouteId } from "../casefiles/signer-delete-route";
+import { ZId } from "../casefiles/owned-casefile";
 import { ZStatusRequest } from "../jobs/job-status-route";
 import { ZDecision } from "../identity/idp-simulator-route";
 import { ZDocumentId, ZRejectBody, ZSignBody, ZStartBody } from "../signing/signing-router";
@@ -45,9 +44,13 @@ export const REQUEST_COMPONENTS = {
 // Checked by the route (signing-link.ts): 32 random bytes in base64url.
 const ZSigningToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/).describe("The last path segment of a signing link");
 
-export const ZCaseFileParams = z.object({ id: ZCaseFileId });
-export const ZDocumentFileParams = z.object({ id: ZCaseFileId, documentId: ZCaseFileId });
-export const ZSignerParams = z.object({ id: ZSignerRouteId, signerId: ZSignerRouteId });
+export const ZCaseFileParams = z.object({ id: ZId });
+export const ZDocumentFileParams = z.object({ id: ZId, documentId: ZId });
+export const ZSignerParams = z.object({ id: ZId, signerId: ZId });
+export const ZDocumentParams = z.object({ documentId: ZId });
+export const ZDocumentContentQuery = z.object({
+  signed: z.enum(["true", "false"]).optional().describe("false: the uploaded original even once the sealed copy exists (sdk-php's getContent(false))"),
+});
 export const ZSubscriptionParams = z.object({ id: ZResourceId });
 export const ZRedeliverParams = z.object({ id: ZResourceId, eventId: ZResourceId });
 export const ZSigningParams = z.object({ token: ZSigningToken });

@@ -8,7 +8,10 @@ import {
   ZSecureSigningMethod,
   ZSigningLinkItem,
 } from "@esign/schema";
-import type { IssuedToken } from "../auth/jwt";
+import type { TokenAnswer } from "../auth/token-route";
+import type { CaseFileView } from "../casefiles/present-casefile";
+import { PENNEO_SIGNER_STATUS } from "../casefiles/present-casefile";
+import type { JobResult } from "../jobs/job-status-route";
 import type { SigningView } from "../signing/signing-view";
 import type { presentSubscription } from "../webhooks/present-subscription";
 
@@ -38,14 +41,25 @@ export const ZErrorBody = z
   })
   .describe("The body of every 4xx and 5xx answer");
 
+export const ZOAuthErrorBody = z
+  .object({
+    error: z.enum(["invalid_request", "invalid_client", "invalid_grant", "unsupported_grant_type"]).describe("RFC 6749 section 5.2"),
+    error_description: z.string(),
+    errors: z.array(ZFieldIssue).optional().describe("invalid_request: every failing field"),
+  })
+  .describe("The body of every 4xx of POST /oauth/token (OAuth 2.0 shape)");
+
 export const ZTokenAnswer = z.object({
   access_token: z.string().describe("A JWT"),
   token_type: z.literal("Bearer"),
   expires_in: z.int().describe("Seconds"),
   access_token_expires_at: unixTime(),
+  refresh_token: z.string().optional().describe("api_keys and refresh_token grants: good once (each use returns a new one)"),
+  refresh_token_expires_at: unixTime().optional(),
 });
 
 export const ZCreateAnswer = z.object({
+  // 200, as Penneo's Postman collection checks.
   status: z.literal("handled"),
   message: z.string(),
   jobs: z.array(
@@ -58,19 +72,29 @@ export const ZCreateAnswer = z.object({
 });
 
 export const ZCaseFileStatus = z.literal(Object.values(CASEFILE_STATUS)).describe(`Case file status: ${described(CASEFILE_STATUS)}`);
-export const ZSignerStatus = z.literal(Object.values(SIGNER_STATUS)).describe(`Signer status: ${described(SIGNER_STATUS)}`);
+export const ZSigningRequestStatus = z
+  .literal(Object.values(SIGNER_STATUS))
+  .describe(`Signing request status (Penneo's SDKs' SigningRequestStatus): ${described(SIGNER_STATUS)}`);
+export const ZPenneoSignerStatus = z
+  .literal(Object.values(PENNEO_SIGNER_STATUS))
+  .nullable()
+  .describe(`Signer status (Penneo's Postman collection): ${described(PENNEO_SIGNER_STATUS)}; null before the request goes out, or once deleted`);
 
 export const ZJob = z.object({
   uuid: z.uuid(),
   type: z.literal("casefile_creation"),
-  jobStatus: z.enum(["pending", "processing", "completed", "failed"]),
+  jobStatus: z
+    .enum(["pending", "processing", "completed", "failed", "aborted_duplicated"])
+    .describe("aborted_duplicated: the same payload was submitted by the same customer moments before; no case file was made for this job"),
   result: z
     .object({
-      caseFile: z.object({ id: z.int(), status: ZCaseFileStatus }),
-      signingLinks: z.array(ZSigningLinkItem.extend({ signingLink: z.url().describe("{public base url}/sign/{token}") })),
+      data: z.object({
+        caseFile: z.object({ id: z.int(), status: ZCaseFileStatus }),
+        signingLinks: z.array(ZSigningLinkItem.extend({ signingLink: z.url().describe("{public base url}/sign/{token}") })),
+      }),
     })
     .nullable()
-    .describe("Set once the job is completed"),
+    .describe("Set once the job is completed; read as result.data.caseFile.id and result.data.signingLinks"),
   payloadHash: z.string(),
   errorMessage: z.string().nullable().describe("Why a failed job failed"),
   retries: z.int(),
@@ -79,19 +103,87 @@ export const ZJob = z.object({
   updatedAt: isoTime(),
 });
 
+export const ZSigningRequest = z.object({
+  id: z.int().describe("The signer's id"),
+  status: ZSigningRequestStatus,
+  email: z.string().nullable(),
+  accessControl: z.boolean(),
+  enableInsecureSigning: z.boolean(),
+  insecureSigningMethods: z.array(z.string()),
+  secureSigningMethods: z.array(z.string()),
+  successUrl: z.string().nullable(),
+  failUrl: z.string().nullable(),
+  rejectReason: z.string().nullable(),
+  activated: unixTime().nullable(),
+  opened: unixTime().nullable(),
+  signed: unixTime().nullable(),
+  rejected: unixTime().nullable(),
+});
+
+export const ZSigningRequestList = z.array(ZSigningRequest).describe("One signing request per signer");
+
+export const ZSigner = z.object({
+  id: z.int(),
+  name: z.string(),
+  role: z.string(),
+  onBehalfOf: z.string().nullable(),
+  signOrder: z.int(),
+  language: z.string().nullable(),
+  channel: z.string(),
+  status: ZPenneoSignerStatus,
+  signingRequest: ZSigningRequest,
+});
+
+export const ZSignerList = z.array(ZSigner);
+
+export const ZDocument = z.object({
+  id: z.int(),
+  documentId: z.string(),
+  title: z.string(),
+  name: z.string(),
+  signable: z.boolean(),
+  signType: z.enum(["signable", "attachment"]),
+  documentOrder: z.int().nullable(),
+  metaData: z.string().nullable(),
+  status: z.int().nullable().describe("Penneo's DocumentStatus: 0 new, 1 pending, 2 rejected, 3 deleted, 4 signed, 5 completed, 7 failed"),
+  created: unixTime().nullable(),
+  modified: unixTime().nullable(),
+  completed: unixTime().nullable(),
+});
+
+export const ZDocumentList = z.array(ZDocument);
+
 export const ZCaseFile = z.object({
   id: z.int(),
   title: z.string(),
   status: ZCaseFileStatus,
+  language: z.string().nullable(),
   reference: z.string().nullable(),
+  metaData: z.string().nullable(),
+  folderId: z.int().nullable(),
+  visibilityMode: z.int(),
+  sensitiveData: z.boolean(),
+  disableNotificationsOwner: z.boolean(),
+  disableEmailAttachments: z.boolean(),
+  signOnMeeting: z.boolean(),
+  userId: z.int(),
+  customerId: z.int(),
   sendAt: unixTime().nullable(),
   expireAt: unixTime().nullable(),
-  signers: z.array(z.object({ id: z.int(), name: z.string(), role: z.string(), signOrder: z.int(), status: ZSignerStatus })),
-  documents: z.array(z.object({ id: z.int(), title: z.string(), name: z.string(), signable: z.boolean() })),
+  created: unixTime().nullable(),
+  activated: unixTime().nullable().describe("When it was sent"),
+  completed: unixTime().nullable(),
+  signers: z.array(ZSigner),
+  documents: z.array(ZDocument),
   ccRecipients: z.array(z.object({ id: z.int(), name: z.string(), email: z.string() })),
   createdAt: isoTime(),
   updatedAt: isoTime(),
 });
+
+export const ZUser = z.object({ id: z.int(), fullName: z.string(), email: z.string(), customerId: z.int(), isAdmin: z.boolean() });
+
+export const ZBase64Pdf = z.string().describe("The PDF, base64");
+export const ZBase64PdfList = z.array(z.string()).describe("One element: the PDF, base64 (sdk-net's Document.GetPdfAsync)");
 
 export const ZSubscription = z.object({
   customerId: z.int(),
@@ -104,7 +196,7 @@ export const ZSubscription = z.object({
   updatedAt: isoTime(),
 });
 
-export const ZSubscriptionList = z.array(ZSubscription);
+export const ZSubscriptionList = z.object({ items: z.array(ZSubscription) });
 
 export const ZEventIdAnswer = z.object({ eventId: z.uuid() });
 
@@ -159,10 +251,19 @@ export const ZOpenApiDocument = z.looseObject({ openapi: z.string(), info: z.loo
 /** Names under which these appear in components/schemas; a JSON answer must use one of them. */
 export const RESPONSE_COMPONENTS = {
   ErrorBody: ZErrorBody,
+  OAuthErrorBody: ZOAuthErrorBody,
   TokenAnswer: ZTokenAnswer,
   CreateAnswer: ZCreateAnswer,
   Job: ZJob,
   CaseFile: ZCaseFile,
+  Signer: ZSigner,
+  SignerList: ZSignerList,
+  SigningRequestList: ZSigningRequestList,
+  Document: ZDocument,
+  DocumentList: ZDocumentList,
+  Base64Pdf: ZBase64Pdf,
+  User: ZUser,
+  Base64PdfList: ZBase64PdfList,
   Subscription: ZSubscription,
   SubscriptionList: ZSubscriptionList,
   EventIdAnswer: ZEventIdAnswer,
@@ -179,7 +280,12 @@ export const RESPONSE_COMPONENTS = {
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Expect<T extends true> = T;
 export type ResponseSchemaChecks = [
-  Expect<Same<z.output<typeof ZTokenAnswer>, IssuedToken>>,
+  Expect<Same<z.output<typeof ZTokenAnswer>, TokenAnswer>>,
+  Expect<Same<keyof z.output<typeof ZCaseFile>, keyof CaseFileView>>,
+  Expect<Same<keyof z.output<typeof ZSigner>, keyof CaseFileView["signers"][number]>>,
+  Expect<Same<keyof z.output<typeof ZDocument>, keyof CaseFileView["documents"][number]>>,
+  Expect<Same<keyof z.output<typeof ZSigningRequest>, keyof CaseFileView["signers"][number]["signingRequest"]>>,
+  Expect<Same<keyof NonNullable<z.output<typeof ZJob>["result"]>["data"], keyof JobResult["data"]>>,
   Expect<Same<keyof z.output<typeof ZErrorBody>, keyof ErrorBody>>,
   Expect<Same<keyof z.output<typeof ZSubscription>, keyof ReturnType<typeof presentSubscription>>>,
   Expect<Same<keyof z.output<typeof ZSigningView>, keyof SigningView>>,

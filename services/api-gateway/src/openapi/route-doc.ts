@@ -8,6 +8,7 @@ export const SECURITY_SCHEMES = [
   "BearerAuth",
   "OAuth2ClientCredentials",
   "ClientBasicAuth",
+  "Wsse",
   "MetricsToken",
   "QueueDashboardSession",
 ] as const;
@@ -75,15 +76,18 @@ export function errors(described: Record<number, string>): Record<number, Respon
 
 // Security alternatives used by the routes.
 export const PUBLIC: Security = [];
-export const X_AUTH_TOKEN: Security = [{ XAuthToken: [] }];
-/** Webhook endpoints: `Authorization: JWT` + X-Auth-Token, or a bearer token (for example from the OAuth2 flow). */
-export const WEBHOOK_AUTH: Security = [{ XAuthToken: [] }, { BearerAuth: [] }, { OAuth2ClientCredentials: [] }];
+/**
+ * Every authenticated route takes what Penneo's published clients send: the access token as
+ * `X-Auth-Token` (alone or with `Authorization: JWT`) or `Authorization: Bearer`, or WSSE.
+ */
+export const API_AUTH: Security = [{ XAuthToken: [] }, { BearerAuth: [] }, { OAuth2ClientCredentials: [] }, { Wsse: [] }];
 /** Client credentials in the body, or in HTTP Basic (RFC 6749 2.3.1). */
 export const CLIENT_AUTH: Security = [{}, { ClientBasicAuth: [] }];
 
 export const TAGS = {
   auth: "Authentication",
   caseFiles: "Case files",
+  penneoApi: "Case files at Penneo's paths",
   webhooks: "Webhook subscriptions",
   signing: "Signing",
   simulator: "Identity provider simulator (development only)",

@@ -10,15 +10,23 @@ export function securitySchemes(config: AppConfig): Record<SecuritySchemeName, J
       type: "apiKey",
       in: "header",
       name: "X-Auth-Token",
-      description: "The access_token of POST /oauth/token. Webhook endpoints take it with `Authorization: JWT` beside it, or alone.",
+      description: "The access_token of POST /oauth/token, alone or with `Authorization: JWT` beside it (the webhook API's documented form).",
     },
-    BearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "Webhook endpoints: `Authorization: Bearer <access_token>`." },
+    BearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "`Authorization: Bearer <access_token>`, on every authenticated route." },
     OAuth2ClientCredentials: {
       type: "oauth2",
       description: "The client-credentials grant of POST /oauth/token; the token is then sent as a bearer token.",
       flows: { clientCredentials: { tokenUrl: `${config.PUBLIC_BASE_URL}/oauth/token`, scopes: {} } },
     },
     ClientBasicAuth: { type: "http", scheme: "basic", description: "POST /oauth/token only: client_id:client_secret (RFC 6749 2.3.1)." },
+    Wsse: {
+      type: "apiKey",
+      in: "header",
+      name: "X-WSSE",
+      description:
+        'WSSE UsernameToken, as Penneo\'s SDKs send it: `UsernameToken Username="<apiKey>", PasswordDigest="<base64(sha1(rawNonce + Created + apiSecret))>", ' +
+        'Nonce="<base64 of at least 16 bytes>", Created="<time>"`. Created at most 5 minutes off; a nonce is good once.',
+    },
     MetricsToken: { type: "http", scheme: "bearer", description: "GET /metrics when METRICS_TOKEN is set: `Authorization: Bearer <METRICS_TOKEN>`." },
     QueueDashboardSession: {
       type: "apiKey",

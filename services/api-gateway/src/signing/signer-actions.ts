@@ -114,6 +114,8 @@ export async function recordRequestOpened(db: Db, signerId: number): Promise<boo
         AND payload->>'id' = ${String(signerId)}
       LIMIT 1`;
     if (recent.length > 0) return false;
+    // The first opening stays: it is when the signer's status became "request opened" (Penneo's 1).
+    await tx.$executeRaw`UPDATE "Signer" SET "requestOpenedAt" = now() WHERE id = ${signerId} AND "requestOpenedAt" IS NULL`;
     await signerEvent(tx, caseFile, signerId, "sign.signer.requestOpened", caseFile.status);
     return true;
   });

@@ -2,6 +2,7 @@ import { Router, type NextFunction, type Request, type Response } from "express"
 import { z } from "zod";
 import { ZSecureSigningMethod } from "@esign/schema";
 import type { GatewayContext } from "../context";
+import { contentDisposition } from "../http/content-disposition";
 import { zodIssues } from "../http/zod-issues";
 import { requestIdOf } from "../http/request-context";
 import { IdentityLoginFailed, type IdentityProvider } from "../identity/identity-provider";
@@ -134,7 +135,7 @@ export function signingRouter(ctx: GatewayContext, idp: IdentityProvider | null)
     if (!visible) throw new SigningError(404, "not_found", "Document not found");
     const { doc } = visible;
     res.setHeader("Content-Type", "application/pdf");
-    res.setHeader("Content-Disposition", `inline; filename="${doc.name.replace(/[^\x20-\x7e]|["\\]/g, "_")}"`);
+    res.setHeader("Content-Disposition", contentDisposition(doc.name));
     ctx.storage
       .read(doc.signedSha256 ?? doc.fileSha256)
       .once("error", (err) => (res.headersSent ? res.destroy(err) : next(err)))

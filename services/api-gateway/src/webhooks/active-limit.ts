@@ -26,3 +26,13 @@ export async function assertActiveSlotFree(tx: Tx, customerId: number): Promise<
     );
   }
 }
+
+/**
+ * Penneo's Postman collection: "Creating a second subscription with the same endpoint URL on the
+ * same account returns 409 Conflict". Call under lockCustomerSubscriptions; `except` is the
+ * subscription being edited.
+ */
+export async function assertEndpointFree(tx: Tx, customerId: number, endpoint: string, except?: string): Promise<void> {
+  const taken = await tx.webhookSubscription.count({ where: { customerId, endpoint, deletedAt: null, ...(except ? { id: { not: except } } : {}) } });
+  if (taken > 0) throw new AppError("conflict", "This account already has a subscription to this endpoint; update that one instead");
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { encryptSecret, type Db, type Prisma, type WebhookSubscription } from "@esign/db";
 import { newSubscriptionSecret } from "@esign/webhooks";
-import { assertActiveSlotFree, lockCustomerSubscriptions } from "./active-limit";
+import { assertActiveSlotFree, assertEndpointFree, lockCustomerSubscriptions } from "./active-limit";
 import { subscriptionNotFound } from "./owned-subscription";
 import type { TSubscriptionCreate, TSubscriptionUpdate } from "./subscription-schemas";
 
@@ -10,7 +10,10 @@ export interface Actor {
   userId: number;
 }
 
-/** Inserts a new, active subscription if the customer has a free active slot (else 409). */
+/**
+ * Inserts a new subscription (active unless `isActive: false`) if the customer has a free active
+ * slot and no other subscription to the same endpoint (else 409).
+ */
 export async function createSubscription(
   db: Db,
   actor: Actor,
@@ -20,7 +23,9 @@ export async function createSubscription(
   const secret = newSubscriptionSecret();
   const sub = await db.$transaction(async (tx) => {
     await lockCustomerSubscriptions(tx, actor.customerId);
-    await assertActiveSlotFree(tx, actor.customerId);
+    await assertEndpointFree(tx, actor.customerId, input.endpoint);
+    if (input.isActive) await assertActiveSlotFree(tx, actor.customerId);
+    const now = new Date();
     return tx.webhookSubscription.create({
       data: {
         id: randomUUID(),
@@ -29,6 +34,8 @@ export async function createSubscription(
         endpoint: input.endpoint,
         eventTypes: input.eventTypes,
         secretEnc: encryptSecret(secret, encryptionKey),
+        // Made disabled by its customer: nothing is owed, as for a disable through PUT.
+        ...(input.isActive ? {} : { isActive: false, disabledAt: now, disabledNotifiedAt: now }),
       },
     });
   });
@@ -50,15 +57,17 @@ function changesFor(current: WebhookSubscription, input: TSubscriptionUpdate, no
 }
 
 /**
- * Applies an edit. Re-enabling takes the customer's lock and needs a free active slot (else 409).
+ * Applies an edit. Re-enabling takes the customer's lock and needs a free active slot (else 409);
+ * so does moving to an endpoint another subscription of the customer has.
  * The write is conditional on the row not being deleted meanwhile, so a racing DELETE always wins.
  */
 export async function updateSubscription(db: Db, actor: Actor, id: string, input: TSubscriptionUpdate): Promise<WebhookSubscription> {
   return db.$transaction(async (tx) => {
-    if (input.isActive === true) await lockCustomerSubscriptions(tx, actor.customerId);
+    if (input.isActive === true || input.endpoint !== undefined) await lockCustomerSubscriptions(tx, actor.customerId);
     const where = { id, customerId: actor.customerId, deletedAt: null };
     const current = await tx.webhookSubscription.findFirst({ where });
     if (!current) throw subscriptionNotFound();
+    if (input.endpoint !== undefined) await assertEndpointFree(tx, actor.customerId, input.endpoint, id);
     if (input.isActive === true && !current.isActive) await assertActiveSlotFree(tx, actor.customerId);
     const { count } = await tx.webhookSubscription.updateMany({ where, data: changesFor(current, input, new Date()) });
     if (count === 0) throw subscriptionNotFound();

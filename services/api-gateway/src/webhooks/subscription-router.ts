@@ -1,5 +1,5 @@
 import { Router } from "express";
-import { cancelSubscriptionDeliveries, createTestEvent, resumeSubscription, SubscriptionNotFoundError } from "@esign/webhooks";
+import { cancelSubscriptionDeliveries, createAccountTestEvent, createTestEvent, resumeSubscription, SubscriptionNotFoundError } from "@esign/webhooks";
 import type { GatewayContext } from "../context";
 import { authenticate, principalOf } from "../auth/authenticate";
 import { requestIdOf } from "../http/request-context";
@@ -13,7 +13,7 @@ import { parseOr400 } from "./parse-request";
 /** The webhook subscription API of the contract; every route is scoped to the caller's customer. */
 export function webhookSubscriptionRouter(ctx: GatewayContext): Router {
   const router = Router();
-  const auth = authenticate(ctx.config, "webhook");
+  const auth = authenticate(ctx);
   const key = ctx.config.ENCRYPTION_KEY;
   const schemas = subscriptionSchemas({ allowPrivate: ctx.config.WEBHOOK_ALLOW_PRIVATE, requireHttps: ctx.config.production });
   const byId = `${SUBSCRIPTIONS_PATH}/:id`;
@@ -31,7 +31,17 @@ export function webhookSubscriptionRouter(ctx: GatewayContext): Router {
       where: { customerId: principalOf(res).customerId, deletedAt: null },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     });
-    res.json(subs.map((s) => presentSubscription(s, key)));
+    // `{"items": [...]}`: what Penneo's Postman collection checks and its SDKs read.
+    res.json({ items: subs.map((s) => presentSubscription(s, key)) });
+  });
+
+  // Penneo's account-wide test, before `/:id` routes: fires `webhook.subscription.test` to every
+  // active subscription of the customer that includes it, and answers 204 as the collection expects.
+  router.post(`${SUBSCRIPTIONS_PATH}/test`, auth, async (_req, res) => {
+    const actor = principalOf(res);
+    const eventId = await createAccountTestEvent(ctx.db, actor.customerId);
+    ctx.logger.info("webhook test event for the account", { requestId: requestIdOf(res), customerId: actor.customerId, eventId });
+    res.status(204).end();
   });
 
   router.get(byId, auth, async (req, res) => {

@@ -36,18 +36,39 @@ const ZEventTypes = z
   .min(1, "must list at least one event type")
   .transform((types) => [...new Set(types)]);
 
+const FIELDS = ["endpoint", "eventTypes", "isActive"] as const;
+
+/**
+ * Penneo's sdk-net writes entity properties by their C# names (`{"Endpoint": ..., "EventTypes": [...]}`),
+ * which Penneo's API takes: the subscription fields are matched without regard to case. A body with
+ * both spellings of one field keeps the exact one.
+ */
+function caseInsensitiveFields(input: unknown): unknown {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return input;
+  const out: Record<string, unknown> = { ...(input as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(input)) {
+    const field = FIELDS.find((f) => f.toLowerCase() === key.toLowerCase());
+    if (field && field !== key && !(field in input)) out[field] = value;
+  }
+  return out;
+}
+
 /**
  * Unknown properties are ignored, not refused, so that a client may PUT back an object it fetched
  * (customerId, id, secret, timestamps) with one field changed.
  */
 export function subscriptionSchemas(policy: EndpointPolicy) {
   const endpoint = zEndpoint(policy);
-  const create = z.object({ eventTypes: ZEventTypes, endpoint });
-  const update = z
-    .object({ eventTypes: ZEventTypes.optional(), endpoint: endpoint.optional(), isActive: z.boolean().optional() })
-    .refine((b) => b.eventTypes !== undefined || b.endpoint !== undefined || b.isActive !== undefined, {
-      message: "give at least one of endpoint, eventTypes, isActive",
-    });
+  // sdk-php and Penneo's Postman collection send `isActive` with a create too.
+  const create = z.preprocess(caseInsensitiveFields, z.object({ eventTypes: ZEventTypes, endpoint, isActive: z.boolean().default(true) }));
+  const update = z.preprocess(
+    caseInsensitiveFields,
+    z
+      .object({ eventTypes: ZEventTypes.optional(), endpoint: endpoint.optional(), isActive: z.boolean().optional() })
+      .refine((b) => b.eventTypes !== undefined || b.endpoint !== undefined || b.isActive !== undefined, {
+        message: "give at least one of endpoint, eventTypes, isActive",
+      }),
+  );
   return { create, update };
 }
 

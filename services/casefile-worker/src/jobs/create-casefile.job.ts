@@ -19,19 +19,42 @@ interface ClaimedJob extends AccountSettings {
   userId: number;
   payload: unknown;
   files: unknown;
+  /** An earlier live job of the same customer with the same payloadHash, inside the duplicate window. */
+  duplicateOf: string | null;
 }
 
-/** Reads the job with its customer's settings and marks it processing (unless it is done), in one statement. */
+/**
+ * Reads the job with its customer's settings and marks it processing (unless it is done), in one
+ * statement. It also looks for the job this one repeats (Penneo's `aborted_duplicated`): an earlier
+ * job - by creation time, then id, so of two racing duplicates exactly the later one is aborted - of
+ * the same customer with the same payloadHash inside the window that has not failed. A job sent
+ * with an Idempotency-Key is never a duplicate: its client said itself what a repeat is.
+ */
 async function claimCreationJob(ctx: WorkerContext, id: string, retries: number): Promise<ClaimedJob | undefined> {
   const { rows } = await sqlPool(ctx.db).query<ClaimedJob>(
     `WITH processing AS (
        UPDATE "CreationJob" SET status = 'processing', retries = $2, "updatedAt" = now()
        WHERE id = $1::uuid AND status IN ('pending', 'processing'))
-     SELECT cj.status::text AS status, cj."customerId", cj."userId", cj.payload, cj.files, c."eboksEnabled", c."secureSigningMethods"
+     SELECT cj.status::text AS status, cj."customerId", cj."userId", cj.payload, cj.files, c."eboksEnabled", c."secureSigningMethods",
+            (SELECT e.id FROM "CreationJob" e
+              WHERE $3::int > 0 AND cj."idempotencyKey" IS NULL
+                AND e."customerId" = cj."customerId" AND e."payloadHash" = cj."payloadHash"
+                AND e."createdAt" >= cj."createdAt" - make_interval(secs => $3::int)
+                AND (e."createdAt" < cj."createdAt" OR (e."createdAt" = cj."createdAt" AND e.id < cj.id))
+                AND e.status NOT IN ('failed', 'aborted_duplicated')
+              ORDER BY e."createdAt", e.id LIMIT 1) AS "duplicateOf"
        FROM "CreationJob" cj JOIN "Customer" c ON c.id = cj."customerId" WHERE cj.id = $1::uuid`,
-    [id, retries],
+    [id, retries, ctx.config.DUPLICATE_SUBMISSION_WINDOW_SECONDS],
   );
   return rows[0];
+}
+
+async function markDuplicate(ctx: WorkerContext, id: string, duplicateOf: string, retries: number): Promise<void> {
+  const errorMessage =
+    `Aborted: the same case file (same payloadHash) was submitted as job ${duplicateOf} less than ` +
+    `${ctx.config.DUPLICATE_SUBMISSION_WINDOW_SECONDS} s earlier; no case file was created for this job. ` +
+    "Send an Idempotency-Key header to tell repeats apart yourself.";
+  await ctx.db.creationJob.updateMany({ where: { id, status: { in: ["pending", "processing"] } }, data: { status: "aborted_duplicated", errorMessage, retries } });
 }
 
 /**
@@ -47,7 +70,11 @@ export async function createCaseFileJob(ctx: WorkerContext, data: JobData<"casef
   const row = await claimCreationJob(ctx, id, retries);
   if (!row) return void log.warn("creation job not found (purged?)");
   if (row.status === "completed") return ensureCreatedScheduled(ctx, id);
-  if (row.status === "failed") return;
+  if (row.status === "failed" || row.status === "aborted_duplicated") return;
+  if (row.duplicateOf !== null) {
+    log.info("creation job repeats an earlier one; aborted", { duplicateOf: row.duplicateOf });
+    return markDuplicate(ctx, id, row.duplicateOf, retries);
+  }
 
   const caseFile = ZCaseFile.safeParse(row.payload);
   const files = ZStoredFiles.safeParse(row.files);

@@ -34,7 +34,7 @@ class PrepareMemo {
   body(eventId: string, row: AttemptRow): string {
     let body = this.bodies.get(eventId);
     if (body === undefined) {
-      body = buildEventBody({ topic: row.topic, eventType: row.eventType, payload: row.payload, occurredAt: row.occurredAt });
+      body = buildEventBody({ eventType: row.eventType, payload: row.payload, occurredAt: row.occurredAt });
       this.bodies.set(eventId, body);
     }
     return body;

@@ -17,7 +17,6 @@ export interface AttemptRow {
   deletedAt: Date | null;
   /** null when the event row is gone. */
   eventRowId: string | null;
-  topic: string;
   eventType: string;
   payload: Prisma.JsonValue;
   occurredAt: Date;
@@ -30,7 +29,7 @@ export interface AttemptRow {
 const ATTEMPT_COLUMNS = `
   d.id AS "deliveryId", d."eventId", d.state, d.attempts, d."ladderStep", d."nextAttemptAt",
   s.id AS "subscriptionId", s.endpoint, s."secretEnc", s."isActive", s."deletedAt",
-  e.id AS "eventRowId", e.topic, e."eventType", e.payload, e."occurredAt"`;
+  e.id AS "eventRowId", e."eventType", e.payload, e."occurredAt"`;
 
 const loaders = new WeakMap<Db, Coalescer<string, AttemptRow | undefined>>();
 

@@ -1,6 +1,6 @@
 import { REQUEST_COMPONENTS } from "../request-schemas";
-import { ZTokenAnswer } from "../response-schemas";
-import { CLIENT_AUTH, errors, json, TAGS, type RouteDoc } from "../route-doc";
+import { ZOAuthErrorBody, ZTokenAnswer } from "../response-schemas";
+import { CLIENT_AUTH, json, TAGS, type RouteDoc } from "../route-doc";
 
 export const authRoutes = (): RouteDoc[] => [
   {
@@ -9,16 +9,19 @@ export const authRoutes = (): RouteDoc[] => [
     operationId: "issueToken",
     summary: "Get an access token (JWT)",
     description:
-      "`grant_type=client_credentials` with `client_id` + `client_secret` (in the body or as HTTP Basic), or " +
-      "`grant_type=api_keys` with `key`, `created_at` (ISO or unix, at most 5 minutes off), `nonce` (base64 of random " +
-      "bytes, good once) and `digest` = base64(sha1(rawNonce + created_at + apiSecret)). Send the token as " +
-      "`X-Auth-Token` (case files) or `Authorization: Bearer` (webhook endpoints).",
+      "Every grant takes `client_id` + `client_secret` (in the body or as HTTP Basic). `grant_type=api_keys` (Penneo's " +
+      "Postman collection and sdk-php) adds `key`, `created_at` (ISO, unix or any common date text, at most 5 minutes off), " +
+      "`nonce` (base64 of at least 16 random bytes, good once) and `digest` = base64(sha1(rawNonce + created_at + apiSecret)); " +
+      "it answers a `refresh_token` too. `grant_type=refresh_token` with `refresh_token` spends that token and answers a new " +
+      "pair. `grant_type=client_credentials` answers an access token only. Send the token as `Authorization: Bearer` or " +
+      "`X-Auth-Token` on any route. Errors are in the OAuth 2.0 shape (RFC 6749 5.2).",
     tags: [TAGS.auth],
     security: CLIENT_AUTH,
     request: { body: { schema: REQUEST_COMPONENTS.TokenRequest, mediaTypes: ["application/json", "application/x-www-form-urlencoded"] } },
     responses: {
       200: { description: "A token", content: json(ZTokenAnswer) },
-      ...errors({ 400: "Invalid request or unsupported grant_type", 401: "Invalid client credentials, digest, nonce or created_at" }),
+      400: { description: "invalid_request, unsupported_grant_type, or invalid_grant (digest, nonce, created_at, refresh token)", content: json(ZOAuthErrorBody) },
+      401: { description: "invalid_client: unknown client or wrong secret", content: json(ZOAuthErrorBody) },
     },
   },
 ];

@@ -3,21 +3,108 @@ import type { AppConfig } from "@esign/config";
 import { CREATE_PATH } from "../../casefiles/create-route";
 import { FILE_FIELDS } from "../../casefiles/upload-middleware";
 import { JOB_STATUS_PATH } from "../../jobs/job-status-route";
+import { PENNEO_API_VERSIONS } from "../../casefiles/penneo-routes";
 import {
   REQUEST_COMPONENTS,
   ZBinaryFile,
   ZCaseFileParams,
   ZCreateHeaders,
+  ZDocumentContentQuery,
   ZDocumentFileParams,
+  ZDocumentParams,
   ZSignerParams,
 } from "../request-schemas";
-import { ZCaseFile, ZCreateAnswer, ZErrorBody, ZJob } from "../response-schemas";
-import { errors, json, TAGS, X_AUTH_TOKEN, type RouteDoc } from "../route-doc";
+import {
+  ZBase64Pdf,
+  ZBase64PdfList,
+  ZCaseFile,
+  ZCreateAnswer,
+  ZDocument,
+  ZDocumentList,
+  ZErrorBody,
+  ZJob,
+  ZSigner,
+  ZSignerList,
+  ZSigningRequestList,
+  ZUser,
+} from "../response-schemas";
+import { API_AUTH, errors, json, TAGS, type ResponseDoc, type RouteDoc } from "../route-doc";
 
 const mb = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
+const rateLimitHeaders = {
+  "RateLimit-Limit": { description: "Polls allowed per window", schema: z.int() },
+  "RateLimit-Remaining": { description: "Polls left in this window", schema: z.int() },
+  "RateLimit-Reset": { description: "Seconds until the window resets", schema: z.int() },
+};
+
+const AUTH_401 = "Missing or invalid credentials";
+const readErrors = (what: string): Record<number, ResponseDoc> => errors({ 401: AUTH_401, 404: `No such ${what} for this customer` });
+
+/** Penneo's own read and manage paths (penneo-routes.ts), in each API version its clients use. */
+function penneoApiRoutes(): RouteDoc[] {
+  return PENNEO_API_VERSIONS.flatMap((v): RouteDoc[] => {
+    const base = { tags: [TAGS.penneoApi], security: API_AUTH } as const;
+    const cf = `/api/${v}/casefiles/{id}`;
+    const doc = `/api/${v}/documents/{documentId}`;
+    return [
+      {
+        ...base,
+        method: "get",
+        path: `/api/${v}/user`,
+        operationId: `penneo${v}GetUser`,
+        summary: "The user the credentials speak for",
+        responses: { 200: { description: "The user", content: json(ZUser) }, ...errors({ 401: AUTH_401 }) },
+      },
+      { ...base, method: "get", path: cf, operationId: `penneo${v}GetCaseFile`, summary: "Read a case file (Penneo's path)", request: { params: ZCaseFileParams }, responses: { 200: { description: "The case file", content: json(ZCaseFile) }, ...readErrors("case file") } },
+      {
+        ...base,
+        method: "delete",
+        path: cf,
+        operationId: `penneo${v}DeleteCaseFile`,
+        summary: "Delete a case file",
+        description: "Status 3 at once, whatever the state: signing links close, nothing scheduled runs any more. The case file and its documents stay readable. A repeated DELETE answers the same.",
+        request: { params: ZCaseFileParams },
+        responses: { 200: { description: "The case file, now in status 3", content: json(ZCaseFile) }, ...readErrors("case file") },
+      },
+      { ...base, method: "get", path: `${cf}/documents`, operationId: `penneo${v}ListDocuments`, summary: "The case file's documents", request: { params: ZCaseFileParams }, responses: { 200: { description: "A JSON array", content: json(ZDocumentList) }, ...readErrors("case file") } },
+      { ...base, method: "get", path: `${cf}/signers`, operationId: `penneo${v}ListSigners`, summary: "The case file's signers", request: { params: ZCaseFileParams }, responses: { 200: { description: "A JSON array", content: json(ZSignerList) }, ...readErrors("case file") } },
+      { ...base, method: "get", path: `${cf}/signers/{signerId}`, operationId: `penneo${v}GetSigner`, summary: "One signer", request: { params: ZSignerParams }, responses: { 200: { description: "The signer", content: json(ZSigner) }, ...readErrors("signer") } },
+      {
+        ...base,
+        method: "get",
+        path: `${cf}/signers/{signerId}/signingrequests`,
+        operationId: `penneo${v}ListSigningRequests`,
+        summary: "The signer's signing request (a list of one)",
+        request: { params: ZSignerParams },
+        responses: { 200: { description: "A JSON array", content: json(ZSigningRequestList) }, ...readErrors("signer") },
+      },
+      { ...base, method: "get", path: doc, operationId: `penneo${v}GetDocument`, summary: "Read a document", request: { params: ZDocumentParams }, responses: { 200: { description: "The document", content: json(ZDocument) }, ...readErrors("document") } },
+      {
+        ...base,
+        method: "get",
+        path: `${doc}/content`,
+        operationId: `penneo${v}GetDocumentContent`,
+        summary: "Download a document (the sealed PDF once finalized)",
+        description: "The PDF; with `Accept: application/json`, the PDF as one base64 JSON string.",
+        request: { params: ZDocumentParams, query: ZDocumentContentQuery },
+        responses: { 200: { description: "The PDF", content: { "application/pdf": ZBinaryFile, "application/json": ZBase64Pdf } }, ...readErrors("document") },
+      },
+      {
+        ...base,
+        method: "get",
+        path: `${doc}/pdf`,
+        operationId: `penneo${v}GetDocumentPdf`,
+        summary: "Download a document as base64 (sdk-net)",
+        request: { params: ZDocumentParams, query: ZDocumentContentQuery },
+        responses: { 200: { description: "A one-element JSON array", content: json(ZBase64PdfList) }, ...readErrors("document") },
+      },
+    ];
+  });
+}
+
 export function caseFileRoutes(config: AppConfig): RouteDoc[] {
-  const pollSeconds = config.JOB_POLL_INTERVAL_MS / 1000;
+  const perMinute = config.JOB_POLL_LIMIT_PER_MINUTE;
   return [
     {
       method: "post",
@@ -28,9 +115,9 @@ export function caseFileRoutes(config: AppConfig): RouteDoc[] {
         "A multipart request: the `data` part holds the JSON text of `CaseFileCreateData`, every `files` part one PDF " +
         `whose file name matches a document's \`name\`. Limits: at most ${config.UPLOAD_MAX_FILES} files of ` +
         `${mb(config.UPLOAD_MAX_FILE_BYTES)} each (413 beyond the size, 400 beyond the count). Poll the job with ` +
-        "`uuid` + `payloadHash`.",
+        "`uuid` + `payloadHash`. Answers 200, as Penneo's Postman collection expects.",
       tags: [TAGS.caseFiles],
-      security: X_AUTH_TOKEN,
+      security: API_AUTH,
       request: {
         headers: ZCreateHeaders,
         multipart: {
@@ -49,10 +136,10 @@ export function caseFileRoutes(config: AppConfig): RouteDoc[] {
         },
       },
       responses: {
-        201: { description: "The job is stored and queued", content: json(ZCreateAnswer) },
+        200: { description: "The job is stored and queued (or, for a repeated Idempotency-Key, the first answer)", content: json(ZCreateAnswer) },
         ...errors({
           400: "Invalid data or parts (every failing field is listed), not a PDF, too many files",
-          401: "Missing or invalid X-Auth-Token",
+          401: AUTH_401,
           413: "A file or field is too large",
           415: "Not multipart/form-data",
           422: "The Idempotency-Key was used with another payload",
@@ -64,17 +151,19 @@ export function caseFileRoutes(config: AppConfig): RouteDoc[] {
       path: JOB_STATUS_PATH,
       operationId: "getJobStatus",
       summary: "Poll a creation job",
-      description: `No token: the uuid + payloadHash pair is the credential. Poll at most every ${pollSeconds} s per job; jobs are kept ${config.JOB_RETENTION_DAYS} days.`,
+      description:
+        `No token: the uuid + payloadHash pair is the credential. ${perMinute > 0 ? `At most ${perMinute} polls a minute per job (the spec asks clients to poll no more often than every 5 s)` : "No poll limit"}; ` +
+        `jobs are kept ${config.JOB_RETENTION_DAYS} days. A completed job's result is read as result.data.caseFile.id and result.data.signingLinks.`,
       tags: [TAGS.caseFiles],
       security: [],
       request: { body: { schema: REQUEST_COMPONENTS.JobStatusRequest, mediaTypes: ["application/json"] } },
       responses: {
-        200: { description: "The job", content: json(ZJob) },
+        200: { description: "The job", content: json(ZJob), headers: rateLimitHeaders },
         ...errors({ 400: "uuid or payloadHash missing or malformed", 404: "Unknown pair, or the job is older than the retention" }),
         429: {
-          description: `Polled again within ${pollSeconds} s`,
+          description: `More than ${perMinute} polls of this job within a minute`,
           content: json(ZErrorBody),
-          headers: { "Retry-After": { description: "Seconds until the next poll is answered", schema: z.int().min(1) } },
+          headers: { ...rateLimitHeaders, "Retry-After": { description: "Seconds until the next poll is answered", schema: z.int().min(1) } },
         },
       },
     },
@@ -84,11 +173,11 @@ export function caseFileRoutes(config: AppConfig): RouteDoc[] {
       operationId: "getCaseFile",
       summary: "Read a case file",
       tags: [TAGS.caseFiles],
-      security: X_AUTH_TOKEN,
+      security: API_AUTH,
       request: { params: ZCaseFileParams },
       responses: {
         200: { description: "The case file", content: json(ZCaseFile) },
-        ...errors({ 401: "Missing or invalid X-Auth-Token", 404: "No such case file for this customer" }),
+        ...readErrors("case file"),
       },
     },
     {
@@ -97,11 +186,11 @@ export function caseFileRoutes(config: AppConfig): RouteDoc[] {
       operationId: "getDocumentFile",
       summary: "Download a document (the signed PDF once finalized)",
       tags: [TAGS.caseFiles],
-      security: X_AUTH_TOKEN,
+      security: API_AUTH,
       request: { params: ZDocumentFileParams },
       responses: {
         200: { description: "The PDF", content: { "application/pdf": ZBinaryFile } },
-        ...errors({ 401: "Missing or invalid X-Auth-Token", 404: "No such case file or document for this customer" }),
+        ...readErrors("case file or document"),
       },
     },
     {
@@ -111,12 +200,13 @@ export function caseFileRoutes(config: AppConfig): RouteDoc[] {
       summary: "Remove a signer who has not signed",
       description: "Only while the case file is new or pending, and never the last signer who can sign.",
       tags: [TAGS.caseFiles],
-      security: X_AUTH_TOKEN,
+      security: API_AUTH,
       request: { params: ZSignerParams },
       responses: {
         204: { description: "Deleted" },
-        ...errors({ 401: "Missing or invalid X-Auth-Token", 404: "No such signer for this customer", 409: "The signer or case file state does not allow it" }),
+        ...errors({ 401: AUTH_401, 404: "No such signer for this customer", 409: "The signer or case file state does not allow it" }),
       },
     },
+    ...penneoApiRoutes(),
   ];
 }

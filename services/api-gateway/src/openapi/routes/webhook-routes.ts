@@ -2,7 +2,7 @@ import { MAX_ACTIVE_SUBSCRIPTIONS } from "../../webhooks/active-limit";
 import { SUBSCRIPTIONS_PATH, ZDeliveriesQuery } from "../../webhooks/subscription-schemas";
 import { REQUEST_COMPONENTS, ZRedeliverParams, ZSubscriptionParams } from "../request-schemas";
 import { ZDeliveryPage, ZEventIdAnswer, ZSubscription, ZSubscriptionList } from "../response-schemas";
-import { errors, json, TAGS, WEBHOOK_AUTH, type ResponseDoc, type RouteDoc } from "../route-doc";
+import { API_AUTH, errors, json, TAGS, type ResponseDoc, type RouteDoc } from "../route-doc";
 
 const byId = `${SUBSCRIPTIONS_PATH}/{id}`;
 
@@ -14,7 +14,7 @@ const endpointRules =
   "and refused endpoints answer 400 with every failing field.";
 
 export function webhookRoutes(): RouteDoc[] {
-  const base = { tags: [TAGS.webhooks], security: WEBHOOK_AUTH } as const;
+  const base = { tags: [TAGS.webhooks], security: API_AUTH } as const;
   return [
     {
       ...base,
@@ -22,11 +22,11 @@ export function webhookRoutes(): RouteDoc[] {
       path: SUBSCRIPTIONS_PATH,
       operationId: "createSubscription",
       summary: "Subscribe to events",
-      description: `${endpointRules} At most ${MAX_ACTIVE_SUBSCRIPTIONS} active subscriptions per customer.`,
+      description: `${endpointRules} At most ${MAX_ACTIVE_SUBSCRIPTIONS} active subscriptions per customer, one per endpoint. \`isActive\` (default true) may be sent too.`,
       request: { body: { schema: REQUEST_COMPONENTS.SubscriptionCreate, mediaTypes: ["application/json"] } },
       responses: {
         201: { description: "The subscription, with its signing secret", content: json(ZSubscription) },
-        ...common({ 400: "Invalid event types or endpoint", 409: `Already ${MAX_ACTIVE_SUBSCRIPTIONS} active subscriptions` }),
+        ...common({ 400: "Invalid event types or endpoint", 409: `Already ${MAX_ACTIVE_SUBSCRIPTIONS} active subscriptions, or one to this endpoint` }),
       },
     },
     {
@@ -35,7 +35,16 @@ export function webhookRoutes(): RouteDoc[] {
       path: SUBSCRIPTIONS_PATH,
       operationId: "listSubscriptions",
       summary: "List the subscriptions (with secrets)",
-      responses: { 200: { description: "Oldest first", content: json(ZSubscriptionList) }, ...common() },
+      responses: { 200: { description: "`{\"items\": [...]}`, oldest first", content: json(ZSubscriptionList) }, ...common() },
+    },
+    {
+      ...base,
+      method: "post",
+      path: `${SUBSCRIPTIONS_PATH}/test`,
+      operationId: "testAllSubscriptions",
+      summary: "Send a webhook.subscription.test event to every active subscription that includes it",
+      description: "Penneo's account-wide test. No body is needed.",
+      responses: { 204: { description: "The event is queued for delivery" }, ...common() },
     },
     {
       ...base,
@@ -56,7 +65,7 @@ export function webhookRoutes(): RouteDoc[] {
       request: { params: ZSubscriptionParams, body: { schema: REQUEST_COMPONENTS.SubscriptionUpdate, mediaTypes: ["application/json"] } },
       responses: {
         200: { description: "The changed subscription", content: json(ZSubscription) },
-        ...common({ 400: "Invalid fields, or none given", 404: "No such subscription", 409: "Re-enabling would exceed the active limit" }),
+        ...common({ 400: "Invalid fields, or none given", 404: "No such subscription", 409: "Re-enabling would exceed the active limit, or the endpoint is another subscription's" }),
       },
     },
     {
@@ -73,7 +82,7 @@ export function webhookRoutes(): RouteDoc[] {
       method: "post",
       path: `${byId}/test`,
       operationId: "testSubscription",
-      summary: "Send a webhook.subscription.test event",
+      summary: "Send a webhook.subscription.test event to this subscription",
       request: { params: ZSubscriptionParams },
       responses: {
         202: { description: "The event is queued for delivery", content: json(ZEventIdAnswer) },

@@ -1,0 +1,49 @@
+import { createHash } from "node:crypto";
+import type { Redis } from "ioredis";
+
+/**
+ * Shortest nonce accepted, in decoded bytes. The published clients send 16 (sdk-net's WSSE), 20
+ * (Penneo's Postman collection), 64 (sdk-php's api_keys) and 96 (sdk-php's WSSE).
+ */
+export const MIN_NONCE_BYTES = 16;
+const MAX_NONCE_CHARS = 512;
+
+/** How long both grants and WSSE accept a `created` timestamp away from our clock, either way. */
+export const CLOCK_SKEW_SECONDS = 300;
+
+/**
+ * The nonce's bytes, the one spelling of it that counts: base64 and base64url, with or without
+ * padding or whitespace, decode to the same bytes, and both the digest and the replay check use
+ * them, so a captured nonce re-spelled is the same nonce. Null when too short (or absurdly long).
+ */
+export function decodeNonce(nonce: string): Buffer | null {
+  if (nonce.length > MAX_NONCE_CHARS) return null;
+  const raw = Buffer.from(nonce, "base64");
+  return raw.length >= MIN_NONCE_BYTES ? raw : null;
+}
+
+/** Milliseconds since the epoch of a `created` value: unix seconds, ISO 8601, RFC 2822 or JS Date text. */
+export function parseCreated(value: string): number | null {
+  const ms = /^\d{1,12}$/.test(value) ? Number(value) * 1000 : Date.parse(value);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+export function withinSkew(createdMs: number, nowMs = Date.now()): boolean {
+  return Math.abs(nowMs - createdMs) <= CLOCK_SKEW_SECONDS * 1000;
+}
+
+/**
+ * True the first time a nonce is seen for this scope (a client, an API key) within the skew window
+ * plus a margin; Redis makes that hold across gateway replicas. A nonce older than the window is
+ * refused by its timestamp, so the key may expire then.
+ */
+export async function claimNonce(redis: Redis, keyPrefix: string, scope: string, raw: Buffer): Promise<boolean> {
+  const digest = createHash("sha256").update(raw).digest("hex");
+  const fresh = await redis.set(`${keyPrefix}:nonce:${scope}:${digest}`, "1", "EX", CLOCK_SKEW_SECONDS * 2 + 60, "NX");
+  return fresh === "OK";
+}
+
+/** base64(sha1(rawNonce + created + secret)): the digest of Penneo's api_keys grant and of WSSE. */
+export function passwordDigest(raw: Buffer, created: string, secret: string): Buffer {
+  return createHash("sha1").update(Buffer.concat([raw, Buffer.from(created, "utf8"), Buffer.from(secret, "utf8")])).digest();
+}

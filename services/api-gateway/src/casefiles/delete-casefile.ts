@@ -1,0 +1,25 @@
+import type { Db } from "@esign/db";
+import { CASEFILE_STATUS } from "@esign/schema";
+
+/**
+ * Penneo's "Delete Casefile": the case file goes to status 3 (deleted) at once, whatever its state.
+ * Its row, documents and files stay for the owner's reads (status 3 is what they then show); what
+ * changes is everything that would still happen: signing links answer "withdrawn", and every
+ * scheduled step of the worker (send at sendAt, rounds, reminders, expiry, finalization) finds the
+ * status changed and does nothing, since each of them locks the case file and checks its status.
+ * Locking the row first (the worker's order) makes a racing signature or finalization either
+ * commit before the delete or see it. Returns false when there is no such case file of this customer.
+ * A case file already deleted stays as it is (a repeated DELETE answers the same).
+ */
+export async function deleteCaseFile(db: Db, customerId: number, id: number): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<{ status: number }[]>`
+      SELECT status FROM "CaseFile" WHERE id = ${id} AND "customerId" = ${customerId} FOR UPDATE`;
+    const row = rows[0];
+    if (!row) return false;
+    if (row.status !== CASEFILE_STATUS.deleted) {
+      await tx.caseFile.update({ where: { id }, data: { status: CASEFILE_STATUS.deleted, deletedAt: new Date() } });
+    }
+    return true;
+  });
+}

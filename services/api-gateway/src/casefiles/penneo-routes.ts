@@ -1,0 +1,110 @@
+import { Router, type Request, type Response } from "express";
+import type { Document } from "@esign/db";
+import { AppError } from "@esign/errors";
+import type { GatewayContext } from "../context";
+import { authenticate, principalOf } from "../auth/authenticate";
+import { contentDisposition } from "../http/content-disposition";
+import { requestIdOf } from "../http/request-context";
+import { caseFileNotFound, ownedCaseFile, ownedDocument, ZId } from "./owned-casefile";
+import { deleteCaseFile } from "./delete-casefile";
+import { presentCaseFile, presentDocument, presentSigner, presentSigningRequest } from "./present-casefile";
+
+/** Both API versions the published clients use: sdk-php defaults to v1 (WSSE) and v3 (OAuth), sdk-net to v3. */
+export const PENNEO_API_VERSIONS = ["v1", "v3"] as const;
+
+const signerNotFound = () => new AppError("not_found", "Signer not found");
+
+/**
+ * The document's bytes: the sealed copy once finalized, else the upload (`?signed=false`: always
+ * the upload, as sdk-php's `getContent(false)` asks).
+ */
+function contentAddress(doc: Document, req: Request): string {
+  return req.query.signed === "false" ? doc.fileSha256 : (doc.signedSha256 ?? doc.fileSha256);
+}
+
+/**
+ * The read and manage calls Penneo's published clients make after creation, at their paths:
+ * `/api/{v1,v3}/casefiles/{id}` (read, delete), its documents and signers, and a document's content.
+ * Lists are plain JSON arrays (sdk-php's linked-entity reads accept nothing else). Tenancy as
+ * everywhere: another customer's id answers 404.
+ */
+export function penneoApiRouter(ctx: GatewayContext): Router {
+  const router = Router();
+  const auth = authenticate(ctx);
+
+  for (const v of PENNEO_API_VERSIONS) {
+    const caseFilePath = `/api/${v}/casefiles/:id`;
+
+    // Who the credentials speak for: what api-utils' WSSE samples and sdk-net's Query.GetUser call first.
+    router.get(`/api/${v}/user`, auth, async (_req, res) => {
+      const { userId, customerId } = principalOf(res);
+      const user = await ctx.db.user.findFirstOrThrow({ where: { id: userId, customerId } });
+      res.json({ id: user.id, fullName: user.name, email: user.email, customerId: user.customerId, isAdmin: user.isAdmin });
+    });
+
+    router.get(caseFilePath, auth, async (req, res) => {
+      res.json(presentCaseFile(await ownedCaseFile(ctx, principalOf(res).customerId, req.params.id)));
+    });
+
+    // Penneo's Postman collection expects 200 here; the answer is the case file, now in status 3.
+    router.delete(caseFilePath, auth, async (req, res) => {
+      const { customerId } = principalOf(res);
+      const id = ZId.safeParse(req.params.id);
+      if (!id.success || !(await deleteCaseFile(ctx.db, customerId, id.data))) throw caseFileNotFound();
+      ctx.logger.info("case file deleted", { requestId: requestIdOf(res), caseFileId: id.data, customerId });
+      res.json(presentCaseFile(await ownedCaseFile(ctx, customerId, id.data)));
+    });
+
+    router.get(`${caseFilePath}/documents`, auth, async (req, res) => {
+      const cf = await ownedCaseFile(ctx, principalOf(res).customerId, req.params.id);
+      res.json(cf.documents.map((d) => presentDocument(d, cf)));
+    });
+
+    router.get(`${caseFilePath}/signers`, auth, async (req, res) => {
+      res.json((await ownedCaseFile(ctx, principalOf(res).customerId, req.params.id)).signers.map(presentSigner));
+    });
+
+    const signerOf = async (req: Request, res: Response) => {
+      const cf = await ownedCaseFile(ctx, principalOf(res).customerId, req.params.id);
+      const signerId = ZId.safeParse(req.params.signerId);
+      const signer = signerId.success ? cf.signers.find((s) => s.id === signerId.data) : undefined;
+      if (!signer) throw signerNotFound();
+      return signer;
+    };
+
+    router.get(`${caseFilePath}/signers/:signerId`, auth, async (req, res) => {
+      res.json(presentSigner(await signerOf(req, res)));
+    });
+
+    // sdk-php's Signer::getSigningRequest() and sdk-net's GetSigningRequest(): a list of one.
+    router.get(`${caseFilePath}/signers/:signerId/signingrequests`, auth, async (req, res) => {
+      res.json([presentSigningRequest(await signerOf(req, res))]);
+    });
+
+    router.get(`/api/${v}/documents/:documentId`, auth, async (req, res) => {
+      const { document, caseFile } = await ownedDocument(ctx, principalOf(res).customerId, req.params.documentId);
+      res.json(presentDocument(document, caseFile));
+    });
+
+    // The Postman collection and sdk-php: the PDF itself, or with `Accept: application/json` the
+    // PDF as one base64 string ("you receive the signed document as a base64 encoded PDF").
+    router.get(`/api/${v}/documents/:documentId/content`, auth, async (req, res) => {
+      const { document } = await ownedDocument(ctx, principalOf(res).customerId, req.params.documentId);
+      const sha = contentAddress(document, req);
+      if (req.accepts(["application/pdf", "application/json"]) === "application/json") {
+        res.json((await ctx.storage.readAll(sha)).toString("base64"));
+        return;
+      }
+      res.setHeader("Content-Type", "application/pdf");
+      res.setHeader("Content-Disposition", contentDisposition(document.name));
+      ctx.storage.read(sha).on("error", (err) => res.destroy(err)).pipe(res);
+    });
+
+    // sdk-net's Document.GetPdfAsync(): a JSON array holding the PDF as one base64 string.
+    router.get(`/api/${v}/documents/:documentId/pdf`, auth, async (req, res) => {
+      const { document } = await ownedDocument(ctx, principalOf(res).customerId, req.params.documentId);
+      res.json([(await ctx.storage.readAll(contentAddress(document, req))).toString("base64")]);
+    });
+  }
+  return router;
+}

@@ -1,0 +1,129 @@
+import type { CaseFile, CcRecipient, Document, Signer } from "@esign/db";
+import { CASEFILE_STATUS, SIGNER_STATUS } from "@esign/schema";
+import type { FullCaseFile } from "./owned-casefile";
+
+const unix = (d: Date | null): number | null => (d ? Math.floor(d.getTime() / 1000) : null);
+
+/**
+ * A signer's status in the codes of Penneo's Postman collection ("Check Casefile Status"):
+ * 0 request sent, 1 request opened, 2 opened, 3 signed, 4 rejected. A signer whose request has
+ * not gone out (a later round), or who was deleted, has none of these: null. The full state is
+ * `signingRequest.status`, in the codes of Penneo's SDKs (SigningRequestStatus).
+ */
+export const PENNEO_SIGNER_STATUS = { requestSent: 0, requestOpened: 1, opened: 2, signed: 3, rejected: 4 } as const;
+
+export function penneoSignerStatus(s: Pick<Signer, "status" | "openedAt" | "requestOpenedAt">): number | null {
+  switch (s.status) {
+    case SIGNER_STATUS.signed:
+      return PENNEO_SIGNER_STATUS.signed;
+    case SIGNER_STATUS.rejected:
+      return PENNEO_SIGNER_STATUS.rejected;
+    case SIGNER_STATUS.pending:
+    case SIGNER_STATUS.undeliverable:
+      if (s.openedAt) return PENNEO_SIGNER_STATUS.opened;
+      return s.requestOpenedAt ? PENNEO_SIGNER_STATUS.requestOpened : PENNEO_SIGNER_STATUS.requestSent;
+    default:
+      return null;
+  }
+}
+
+/** Penneo's DocumentStatus (sdk-net) follows the case file; an expired case file has no such code. */
+const DOCUMENT_STATUS: Partial<Record<number, number>> = {
+  [CASEFILE_STATUS.new]: 0,
+  [CASEFILE_STATUS.pending]: 1,
+  [CASEFILE_STATUS.rejected]: 2,
+  [CASEFILE_STATUS.deleted]: 3,
+  [CASEFILE_STATUS.signed]: 4,
+  [CASEFILE_STATUS.completed]: 5,
+  [CASEFILE_STATUS.failed]: 7,
+};
+
+/** The signer's request, as sdk-php and sdk-net read it (`SigningRequest`): the state in SigningRequestStatus. */
+export function presentSigningRequest(s: Signer) {
+  return {
+    id: s.id,
+    status: s.status,
+    email: s.email,
+    accessControl: s.accessControl,
+    enableInsecureSigning: s.enableInsecureSigning,
+    insecureSigningMethods: s.insecureSigningMethods,
+    secureSigningMethods: s.secureSigningMethods,
+    successUrl: s.successUrl,
+    failUrl: s.failUrl,
+    rejectReason: s.rejectReason,
+    activated: unix(s.activatedAt),
+    opened: unix(s.openedAt),
+    signed: unix(s.signedAt),
+    rejected: unix(s.rejectedAt),
+  };
+}
+
+export function presentSigner(s: Signer) {
+  return {
+    id: s.id,
+    name: s.name,
+    role: s.role,
+    onBehalfOf: s.onBehalfOf,
+    signOrder: s.signOrder,
+    language: s.language,
+    channel: s.channel,
+    status: penneoSignerStatus(s),
+    signingRequest: presentSigningRequest(s),
+  };
+}
+
+export function presentDocument(d: Document, caseFile: Pick<CaseFile, "status" | "createdAt" | "updatedAt" | "completedAt">) {
+  return {
+    id: d.id,
+    documentId: String(d.id),
+    title: d.title,
+    name: d.name,
+    signable: d.signable,
+    signType: d.signable ? "signable" : "attachment",
+    documentOrder: d.documentOrder,
+    metaData: d.metaData,
+    status: DOCUMENT_STATUS[caseFile.status] ?? null,
+    created: unix(caseFile.createdAt),
+    modified: unix(caseFile.updatedAt),
+    completed: unix(caseFile.completedAt),
+  };
+}
+
+const presentCcRecipient = (c: CcRecipient) => ({ id: c.id, name: c.name, email: c.email });
+
+/**
+ * The one shape of a case file, at our `/send/api/v1/casefiles/{id}` and at Penneo's
+ * `/api/v1|v3/casefiles/{id}`: the fields the Postman collection checks (`id`, `status`,
+ * `documents[].id`), the entity fields Penneo's SDKs map (unix times `created`, `sendAt`,
+ * `activated`, `expireAt`; `signers`, `documents`), and ours (ISO `createdAt`, `updatedAt`).
+ */
+export function presentCaseFile(cf: FullCaseFile) {
+  return {
+    id: cf.id,
+    title: cf.title,
+    status: cf.status,
+    language: cf.language,
+    reference: cf.reference,
+    metaData: cf.metaData,
+    folderId: cf.folderId,
+    visibilityMode: cf.visibilityMode,
+    sensitiveData: cf.sensitiveData,
+    disableNotificationsOwner: cf.disableNotificationsOwner,
+    disableEmailAttachments: cf.disableEmailAttachments,
+    signOnMeeting: cf.signOnMeeting,
+    userId: cf.userId,
+    customerId: cf.customerId,
+    sendAt: unix(cf.sendAt),
+    expireAt: unix(cf.expireAt),
+    created: unix(cf.createdAt),
+    activated: unix(cf.sentAt),
+    completed: unix(cf.completedAt),
+    signers: cf.signers.map(presentSigner),
+    documents: cf.documents.map((d) => presentDocument(d, cf)),
+    ccRecipients: cf.ccRecipients.map(presentCcRecipient),
+    createdAt: cf.createdAt.toISOString(),
+    updatedAt: cf.updatedAt.toISOString(),
+  };
+}
+
+export type CaseFileView = ReturnType<typeof presentCaseFile>;
