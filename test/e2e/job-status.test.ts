@@ -195,7 +195,7 @@ describe("job status: not found and malformed", () => {
 });
 
 describe("job status: retention and purge", () => {
-  it("answers 404 for a job created 15 days ago even though its row exists; the purge deletes it and keeps its case file", async () => {
+  it("answers 404 for a job created 15 days ago even though its row exists; the purge deletes it (and old refresh tokens) and keeps its case file", async () => {
     await testDb().creationJob.update({ where: { id: old.uuid }, data: { createdAt: new Date(Date.now() - 15 * DAY) } });
     const oldCaseFile = await testDb().caseFile.findUniqueOrThrow({ where: { creationJobId: old.uuid } });
 
@@ -208,7 +208,14 @@ describe("job status: retention and purge", () => {
     const logger = createLogger({ service: "job-status-test", level: "warn" });
     // purgeJobsJob uses config, logger and db only; the producer and storage are not needed here.
     const ctx = { config, logger, db: testDb() } satisfies Pick<WorkerContext, "config" | "logger" | "db">;
+    const client = await testDb().apiClient.findFirstOrThrow({ where: { customerId: (await testDb().creationJob.findUniqueOrThrow({ where: { id: old.uuid } })).customerId } });
+    const refresh = (id: string, hoursAgo: number) =>
+      testDb().refreshToken.create({ data: { id, familyId: id, apiClientId: client.id, tokenHash: id, expiresAt: new Date(Date.now() - hoursAgo * 3600 * 1000) } });
+    await refresh("00000000-0000-4000-8000-00000000000a", 25);
+    await refresh("00000000-0000-4000-8000-00000000000b", 23);
     await purgeJobsJob(ctx as WorkerContext);
+    // Refresh tokens go a day after they expired (a late reuse still finds its row until then).
+    expect((await testDb().refreshToken.findMany({ where: { apiClientId: client.id } })).map((r) => r.id)).toEqual(["00000000-0000-4000-8000-00000000000b"]);
 
     expect(await testDb().creationJob.count({ where: { id: old.uuid } })).toBe(0);
     expect(await testDb().creationJob.count({ where: { id: { in: [recent.uuid, main.uuid] } } })).toBe(2);
