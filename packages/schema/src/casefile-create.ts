@@ -7,13 +7,10 @@ import {
   ZSecureSigningMethod,
   ZSsnType,
 } from "./enums";
+import { formatPath, type FieldError } from "./field-error";
+import { unstorableTextIssues } from "./storable-text";
 
-/** One failing field of a create request, as listed in the `errors` array of a 400 answer. */
-export interface FieldError {
-  path: string;
-  code: string;
-  message: string;
-}
+export { formatPath, type FieldError } from "./field-error";
 
 export type ValidateCreateResult = { ok: true; value: TCaseFileCreateData } | { ok: false; errors: FieldError[] };
 
@@ -180,24 +177,6 @@ export type TCaseFileCreateInput = z.input<typeof ZCaseFileCreateData>;
 // Paths and messages
 // ---------------------------------------------------------------------------------------------
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-/** `["caseFile", "signers", 0, "email"]` -> `caseFile.signers[0].email`; odd keys are bracket-quoted. */
-export function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  let out = "";
-  for (const key of path) {
-    if (typeof key === "number") {
-      out += `[${key}]`;
-    } else if (typeof key === "symbol") {
-      out += `[${String(key)}]`;
-    } else if (IDENTIFIER.test(key)) {
-      out += out === "" ? key : `.${key}`;
-    } else {
-      out += `[${JSON.stringify(key)}]`;
-    }
-  }
-  return out;
-}
 
 const TYPE_NAMES: Readonly<Record<string, string>> = {
   string: "a string",
@@ -509,6 +488,8 @@ export function validateCreateRequest(data: string, uploadedFileNames: readonly 
     for (const issue of parsed.error.issues) issueToErrors(root, issue).forEach(push);
   }
   crossFieldErrors(root, uploadedFileNames).forEach(push);
+  // Text PostgreSQL cannot store (NUL, lone surrogates) is a 400 for its field, not a 500 later.
+  unstorableTextIssues(root).forEach(push);
 
   if (parsed.success && errors.length === 0) return { ok: true, value: parsed.data };
   return { ok: false, errors };

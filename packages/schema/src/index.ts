@@ -5,3 +5,4 @@ export * from "./jobs";
 export * from "./creation-job";
 export * from "./signing-rules";
 export * from "./event-routes";
+export * from "./storable-text";

@@ -2,6 +2,7 @@ import express, { type Express } from "express";
 import type { GatewayContext } from "./context";
 import { requestContext } from "./http/request-context";
 import { errorHandler, notFound } from "./http/error-handler";
+import { textGuard } from "./http/text-guard";
 import { tokenRouter, TOKEN_PATH } from "./auth/token-route";
 import { oauthErrorHandler } from "./auth/oauth-error";
 import { createCaseFileRouter } from "./casefiles/create-route";
@@ -29,6 +30,7 @@ export function buildApp(ctx: GatewayContext): Express {
   app.use(httpMetrics());
   app.use(express.json({ limit: "100kb" }));
   app.use(express.urlencoded({ extended: false, limit: "20kb" }));
+  app.use(textGuard);
   app.use(healthRouter(ctx));
   app.use(metricsRouter(ctx.config));
   app.use(queueDashboard(ctx));

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Router, type Request } from "express";
 import { AppError, type FieldIssue } from "@esign/errors";
 import { sqlPool } from "@esign/db";
-import { validateCreateRequest } from "@esign/schema";
+import { unstorableText, validateCreateRequest } from "@esign/schema";
 import { looksLikePdf } from "@esign/storage";
 import type { GatewayContext } from "../context";
 import { authenticate, principalOf } from "../auth/authenticate";
@@ -41,6 +41,8 @@ function partIssues(body: Record<string, unknown>, uploads: StagedUpload[]): Fie
   else if (typeof body.data !== "string") issues.push({ path: "data", code: "invalid_type", message: "data must be sent once, as a string" });
   if (uploads.length === 0) issues.push({ path: "files", code: "required", message: "at least one file part is required" });
   uploads.forEach((f, i) => {
+    const badName = unstorableText(f.originalname);
+    if (badName) issues.push({ path: `files[${i}]`, code: badName.code, message: `the file name ${badName.message}` });
     if (f.staged.size === 0) issues.push({ path: `files[${i}]`, code: "empty_file", message: `"${f.originalname}" is empty` });
     else if (!looksLikePdf(f.staged.head, f.staged.tail)) {
       issues.push({ path: `files[${i}]`, code: "not_pdf", message: `"${f.originalname}" is not a PDF (checked by content)` });
