@@ -1,12 +1,13 @@
 // Admin CLI for platform teams. Every verb prints ONE JSON object on stdout (errors go to stderr, exit 1).
 //   pnpm cli customers create --name N [--eboks] [--secure-methods a,b] [--admin-email E]
 //   pnpm cli customers update --id N [--eboks | --no-eboks] [--secure-methods a,b]
-//   pnpm cli users create --customer-id N --email E --name N [--admin]
+//   pnpm cli users create --customer-id N --email E --name N [--admin] [--operator]
+//   pnpm cli operators grant|revoke --user-id N      (platform operators: the queue dashboard)
 //   pnpm cli clients create --user-id N
 //   pnpm cli webhooks listen --events all [--forward-to URL]   (development: see scripts/cli-listen.ts)
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { createApiClient, createCustomer, createUser } from "@esign/accounts";
+import { createApiClient, createCustomer, createUser, setOperator } from "@esign/accounts";
 import { loadConfig } from "@esign/config";
 import { createPrisma } from "@esign/db";
 import { ZSecureSigningMethod } from "@esign/schema";
@@ -19,7 +20,9 @@ const ZMethods = z
 const USAGE = `usage:
   pnpm cli customers create --name NAME [--eboks] [--secure-methods a,b] [--admin-email EMAIL]
   pnpm cli customers update --id ID [--eboks|--no-eboks] [--secure-methods a,b]
-  pnpm cli users create --customer-id ID --email EMAIL --name NAME [--admin]
+  pnpm cli users create --customer-id ID --email EMAIL --name NAME [--admin] [--operator]
+  pnpm cli operators grant --user-id ID
+  pnpm cli operators revoke --user-id ID
   pnpm cli clients create --user-id ID
   pnpm cli webhooks listen --events all [--forward-to URL] [--base-url URL --client-id ID --client-secret S]`;
 
@@ -38,6 +41,7 @@ async function main(argv: string[]): Promise<unknown> {
       "user-id": { type: "string" },
       email: { type: "string" },
       admin: { type: "boolean" },
+      operator: { type: "boolean" },
     },
     strict: true,
   });
@@ -71,8 +75,12 @@ async function main(argv: string[]): Promise<unknown> {
     }
     if (noun === "users" && verb === "create") {
       if (!values.email || !values.name) throw new Error("--email and --name are required");
-      const u = await createUser(db, int(values["customer-id"], "--customer-id"), values.email, values.name, values.admin ?? false);
-      return { customerId: u.customerId, userId: u.id, email: u.email, isAdmin: u.isAdmin };
+      const u = await createUser(db, int(values["customer-id"], "--customer-id"), values.email, values.name, values.admin ?? false, values.operator ?? false);
+      return { customerId: u.customerId, userId: u.id, email: u.email, isAdmin: u.isAdmin, isOperator: u.isOperator };
+    }
+    if (noun === "operators" && (verb === "grant" || verb === "revoke")) {
+      const u = await setOperator(db, int(values["user-id"], "--user-id"), verb === "grant");
+      return { customerId: u.customerId, userId: u.id, email: u.email, isOperator: u.isOperator };
     }
     if (noun === "clients" && verb === "create") {
       const user = await db.user.findUniqueOrThrow({ where: { id: int(values["user-id"], "--user-id") } });

@@ -1,7 +1,7 @@
 import { chmodSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { createCustomer, type CustomerCredentials } from "@esign/accounts";
+import { createCustomer, setOperator, type CustomerCredentials } from "@esign/accounts";
 import { createPrisma, sha256Hex, type Db } from "@esign/db";
 import { warn } from "./output";
 
@@ -58,6 +58,9 @@ export async function ensureDemoCustomer(databaseUrl: string, encryptionKey: str
     const saved = readSaved(file);
     if (saved && (await stillValid(db, saved))) return { credentials: saved, created: false };
     const credentials = await createCustomer(db, { name: "Demo customer", eboksEnabled: true, secureSigningMethods: ["mitid.dk"] }, encryptionKey);
+    // The developer running `pnpm start` is this machine's platform operator: the demo user may open
+    // the queue dashboard. No other customer's users can (pnpm cli operators grant makes more).
+    await setOperator(db, credentials.userId, true);
     save(file, credentials);
     return { credentials, created: true };
   } finally {

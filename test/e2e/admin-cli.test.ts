@@ -70,7 +70,8 @@ describe("pnpm cli customers create", () => {
     expect(customer.eboksEnabled).toBe(true);
     expect([...customer.secureSigningMethods].sort()).toEqual(["bankid_se", "mitid.dk"]);
     const user = await testDb().user.findUniqueOrThrow({ where: { id: out.userId } });
-    expect(user).toMatchObject({ customerId: out.customerId, email: "a@b.c", isAdmin: true });
+    // The customer's first user is its admin, never a platform operator.
+    expect(user).toMatchObject({ customerId: out.customerId, email: "a@b.c", isAdmin: true, isOperator: false });
     const client = await testDb().apiClient.findFirstOrThrow({ where: { clientId: out.clientId } });
     expect(client).toMatchObject({ customerId: out.customerId, userId: out.userId, apiKey: out.apiKey });
     // Secrets are stored hashed or encrypted, never as printed.
@@ -86,6 +87,19 @@ describe("pnpm cli customers create", () => {
     expect(res.stderr.trim().length).toBeGreaterThan(0);
     expect(res.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
     expect(await testDb().customer.count({ where: { name: badName } })).toBe(0);
+  });
+
+  it("grants and revokes the platform-operator role (the queue dashboard) by user id, printing the user", async () => {
+    const grant = await cli(["operators", "grant", "--user-id", String(printed.userId)]);
+    expect(grant.code).toBe(0);
+    expect(JSON.parse(grant.stdout)).toEqual({ customerId: printed.customerId, userId: printed.userId, email: "a@b.c", isOperator: true });
+    expect((await testDb().user.findUniqueOrThrow({ where: { id: printed.userId } })).isOperator).toBe(true);
+    const revoke = await cli(["operators", "revoke", "--user-id", String(printed.userId)]);
+    expect(JSON.parse(revoke.stdout)).toMatchObject({ isOperator: false });
+    expect((await testDb().user.findUniqueOrThrow({ where: { id: printed.userId } })).isOperator).toBe(false);
+    const missing = await cli(["operators", "grant"]);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stdout).toBe("");
   });
 
   it("exits non-zero without --name, with nothing on stdout", async () => {

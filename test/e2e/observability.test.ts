@@ -1,4 +1,4 @@
-import { createApiClient, createUser, type CustomerCredentials } from "@esign/accounts";
+import { createApiClient, createUser, setOperator, type CustomerCredentials } from "@esign/accounts";
 import { getToken, postCreate, TEST_ENCRYPTION_KEY, waitForJob, type JobAnswer } from "../support/api";
 import { makePdf } from "../support/pdf";
 import { validCaseFile } from "../support/payloads";
@@ -234,12 +234,18 @@ describe("queue dashboard", () => {
   const dashboard = () => `${system.gateway.url}/admin/queues`;
   let memberToken: string;
 
+  let operatorToken: string;
+
   beforeAll(async () => {
     const member = await createUser(world.db, owner.customerId, "member@example.com", "Member", false);
     memberToken = await getToken(system.gateway.url, await createApiClient(world.db, owner.customerId, member.id, TEST_ENCRYPTION_KEY));
+    // The platform's operator: a user of a customer of its own, with the role the admin CLI grants.
+    const ops = await world.customer();
+    await setOperator(world.db, ops.userId, true);
+    operatorToken = await getToken(system.gateway.url, ops);
   });
 
-  it("answers 401 without a token (a login form for a browser), 403 for a user who is not an admin", async () => {
+  it("answers 401 without a token (a login form for a browser), 403 for a user who is not a platform operator, even a customer's admin", async () => {
     const anonymous = await fetch(dashboard());
     expect(anonymous.status).toBe(401);
     expect(await anonymous.json()).toMatchObject({ error: "unauthorized", statusCode: 401 });
@@ -251,25 +257,35 @@ describe("queue dashboard", () => {
     expect(member.status).toBe(403);
     expect(await member.json()).toMatchObject({ error: "forbidden" });
     expect((await fetch(`${dashboard()}/api/queues`, { headers: { Authorization: `Bearer ${memberToken}` } })).status).toBe(403);
+    // In development too (this gateway is), the first user of a customer - its admin - is no operator.
+    const admin = await fetch(dashboard(), { headers: { "X-Auth-Token": adminToken } });
+    expect(admin.status).toBe(403);
+    expect(await admin.json()).toMatchObject({ error: "forbidden", message: expect.stringContaining("platform operators") });
+    const pause = await fetch(`${dashboard()}/api/queues/casefile/pause`, { method: "PUT", headers: { "X-Auth-Token": adminToken } });
+    expect(pause.status).toBe(403);
   });
 
-  it("shows an admin bull-board over the four queues, with X-Auth-Token or Bearer", async () => {
-    const page = await fetch(dashboard(), { headers: { "X-Auth-Token": adminToken } });
+  it("shows an operator bull-board over the four queues, with X-Auth-Token or Bearer; revoking the role closes it at once", async () => {
+    const page = await fetch(dashboard(), { headers: { "X-Auth-Token": operatorToken } });
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toMatch(/^text\/html/);
     expect(await page.text()).toContain('<base href="/admin/queues/"');
-    const api = await fetch(`${dashboard()}/api/queues`, { headers: { Authorization: `Bearer ${adminToken}` } });
+    const api = await fetch(`${dashboard()}/api/queues`, { headers: { Authorization: `Bearer ${operatorToken}` } });
     expect(api.status).toBe(200);
     const body = (await api.json()) as { queues: { name: string; description?: string }[] };
     expect(body.queues.map((q) => q.name).sort()).toEqual(["casefile", "events", "notifications", "webhooks"]);
     expect(body.queues.every((q) => q.description === `prefix ${world.queuePrefix}`)).toBe(true);
+    const op = await world.db.user.findFirstOrThrow({ where: { isOperator: true } });
+    await setOperator(world.db, op.id, false);
+    expect((await fetch(dashboard(), { headers: { "X-Auth-Token": operatorToken } })).status).toBe(403);
+    await setOperator(world.db, op.id, true);
   });
 
   it("trades a token for a session cookie at the login form; the cookie opens the dashboard and nothing else", async () => {
     const login = await fetch(`${dashboard()}/login`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ token: adminToken }),
+      body: new URLSearchParams({ token: operatorToken }),
       redirect: "manual",
     });
     expect(login.status).toBe(303);
@@ -294,23 +310,24 @@ describe("queue dashboard", () => {
     expect(refused.headers.get("set-cookie")).toBeNull();
   });
 
-  it("is off in production unless QUEUE_DASHBOARD=true, then read-only and limited to QUEUE_DASHBOARD_CUSTOMERS", async () => {
-    const production = { NODE_ENV: "production", JWT_SECRET, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY };
-    const stranger = await world.customer();
+  it("is off in production unless QUEUE_DASHBOARD=true, then read-only and for operators only", async () => {
+    const production = { NODE_ENV: "production", JWT_SECRET, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, METRICS_TOKEN };
     const [off, on] = await Promise.all([
       startService("api-gateway", world.env(production)),
-      startService("api-gateway", world.env({ ...production, QUEUE_DASHBOARD: "true", QUEUE_DASHBOARD_CUSTOMERS: String(owner.customerId) })),
+      startService("api-gateway", world.env({ ...production, QUEUE_DASHBOARD: "true" })),
     ]);
     extra.push(off, on);
     const offToken = await getToken(off.url, owner);
     expect((await fetch(`${off.url}/admin/queues`, { headers: { "X-Auth-Token": offToken } })).status).toBe(404);
     expect((await fetch(`${off.url}/admin/queues/login`)).status).toBe(404);
-    await expect(scrape(off.url)).resolves.toBeDefined();
+    await expect(scrape(off.url, { authorization: `Bearer ${METRICS_TOKEN}` })).resolves.toBeDefined();
 
-    const onToken = await getToken(on.url, owner);
+    const ops = await world.db.user.findFirstOrThrow({ where: { isOperator: true }, include: { apiClients: true } });
+    const opsClient = await createApiClient(world.db, ops.customerId, ops.id, TEST_ENCRYPTION_KEY);
+    const onToken = await getToken(on.url, opsClient);
     expect((await fetch(`${on.url}/admin/queues`, { headers: { "X-Auth-Token": onToken } })).status).toBe(200);
-    // An admin, but of a customer that is not the operator's.
-    expect((await fetch(`${on.url}/admin/queues`, { headers: { "X-Auth-Token": await getToken(on.url, stranger) } })).status).toBe(403);
+    // A customer's admin is no operator in production either.
+    expect((await fetch(`${on.url}/admin/queues`, { headers: { "X-Auth-Token": await getToken(on.url, owner) } })).status).toBe(403);
     const pause = await fetch(`${on.url}/admin/queues/api/queues/casefile/pause`, { method: "PUT", headers: { "X-Auth-Token": onToken } });
     expect(pause.status).toBeGreaterThanOrEqual(400);
     await Promise.all([off.stop(), on.stop()]);

@@ -44,8 +44,16 @@ export async function createApiClient(
   return { clientId, clientSecret, apiKey, apiSecret };
 }
 
-export async function createUser(tx: Tx | Db, customerId: number, email: string, name: string, isAdmin: boolean) {
-  return tx.user.create({ data: { customerId, email, name, isAdmin } });
+export async function createUser(tx: Tx | Db, customerId: number, email: string, name: string, isAdmin: boolean, isOperator = false) {
+  return tx.user.create({ data: { customerId, email, name, isAdmin, isOperator } });
+}
+
+/**
+ * Makes a user a platform operator (the queue dashboard, across every customer) or takes it away.
+ * Only the admin CLI and `pnpm start`'s own demo user call it: no API grants it.
+ */
+export async function setOperator(db: Db, userId: number, isOperator: boolean) {
+  return db.user.update({ where: { id: userId }, data: { isOperator } });
 }
 
 /** A customer with its first (admin) user and that user's API client, in one transaction. */

@@ -1,4 +1,4 @@
-export { createCustomer, createApiClient, createUser } from "./create-customer";
+export { createCustomer, createApiClient, createUser, setOperator } from "./create-customer";
 export type { CustomerCredentials, NewCustomer } from "./create-customer";
 export { authenticateClient, resolveApiKey, resolveApiKeyClient } from "./authenticate-client";
 export type { ApiKeyClient, AuthenticatedClient } from "./authenticate-client";

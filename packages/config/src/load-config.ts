@@ -80,12 +80,6 @@ const ZEnv = z.object({
   QUEUE_DASHBOARD: zBool.optional(),
   /** No retry/clean/add/remove from the dashboard: true by default in production. */
   QUEUE_DASHBOARD_READ_ONLY: zBool.optional(),
-  /** Comma-separated customer ids whose admins may open the dashboard; unset: admins of any customer. */
-  QUEUE_DASHBOARD_CUSTOMERS: z
-    .string()
-    .regex(/^\s*\d+\s*(,\s*\d+\s*)*$/, "must be comma-separated customer ids")
-    .transform((v) => v.split(",").map((id) => Number(id.trim())))
-    .optional(),
 
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default("E-Sign <no-reply@esign.local>"),

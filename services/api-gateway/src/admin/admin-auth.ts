@@ -18,18 +18,16 @@ function credentialOf(req: Request): { kind: "token" | "session"; value: string 
 }
 
 /**
- * Is the principal an admin allowed at the dashboard? Looked up on every request, so taking
- * isAdmin away (or the user) takes effect at once; QUEUE_DASHBOARD_CUSTOMERS narrows it to the
- * admins of the operator's own customers.
+ * Is the principal a platform operator? The dashboard shows (and acts on) every customer's queues,
+ * so a customer's own admin is not enough, in any mode: the role is granted with the admin CLI
+ * (`pnpm cli operators grant`). Looked up on every request, so revoking it (or deleting the user)
+ * takes effect at once.
  */
-export async function checkAdmin(ctx: GatewayContext, principal: Principal | null): Promise<AdminCheck> {
+export async function checkOperator(ctx: GatewayContext, principal: Principal | null): Promise<AdminCheck> {
   if (!principal) return { ok: false, status: 401, message: "Invalid or expired access token" };
-  const user = await ctx.db.user.findUnique({ where: { id: principal.userId }, select: { isAdmin: true, customerId: true } });
+  const user = await ctx.db.user.findUnique({ where: { id: principal.userId }, select: { isOperator: true, customerId: true } });
   if (!user || user.customerId !== principal.customerId) return { ok: false, status: 401, message: "Invalid or expired access token" };
-  const allowed = ctx.config.QUEUE_DASHBOARD_CUSTOMERS;
-  if (!user.isAdmin || (allowed && !allowed.includes(user.customerId))) {
-    return { ok: false, status: 403, message: "The queue dashboard is for administrators only" };
-  }
+  if (!user.isOperator) return { ok: false, status: 403, message: "The queue dashboard is for platform operators only" };
   return { ok: true, principal };
 }
 
@@ -50,8 +48,8 @@ function sameOrigin(req: Request): boolean {
   }
 }
 
-/** Lets admins through to the dashboard; 401 without a valid credential, 403 for anyone else. */
-export function requireAdmin(ctx: GatewayContext, loginPath: string) {
+/** Lets platform operators through to the dashboard; 401 without a valid credential, 403 for anyone else. */
+export function requireOperator(ctx: GatewayContext, loginPath: string) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     res.setHeader("X-Frame-Options", "DENY");
     res.setHeader("Referrer-Policy", "same-origin");
@@ -66,7 +64,7 @@ export function requireAdmin(ctx: GatewayContext, loginPath: string) {
       return next(new AppError("forbidden", "Cross-origin request refused"));
     }
     const principal = credential.kind === "token" ? verifyApiToken(ctx, credential.value) : verifySession(ctx.config, credential.value);
-    const check = await checkAdmin(ctx, principal);
+    const check = await checkOperator(ctx, principal);
     if (check.ok) {
       res.locals.principal = check.principal;
       return next();

@@ -8,7 +8,7 @@ export function sendLoginPage(res: Response, status: number, loginPath: string, 
     title: "Queue dashboard - sign in",
     body:
       `<h1>Queue dashboard</h1>${notice}` +
-      `<p class="muted">Paste an access token (POST /oauth/token) of an administrator.</p>` +
+      `<p class="muted">Paste an access token (POST /oauth/token) of a platform operator.</p>` +
       `<form method="post" action="${escapeHtml(loginPath)}">` +
       `<p><label for="token">Access token</label><br><input id="token" name="token" type="password" autocomplete="off" size="60" required></p>` +
       `<p><button type="submit">Sign in</button></p></form>`,

@@ -4,7 +4,7 @@ import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { ExpressAdapter } from "@bull-board/express";
 import { QUEUE } from "@esign/schema";
 import type { GatewayContext } from "../context";
-import { checkAdmin, requireAdmin, verifyApiToken } from "./admin-auth";
+import { checkOperator, requireOperator, verifyApiToken } from "./admin-auth";
 import { clearedSessionCookie, expiryOf, issueSession, sessionCookie } from "./admin-session";
 import { sendLoginPage } from "./login-page";
 
@@ -13,8 +13,8 @@ const LOGIN_PATH = `${DASHBOARD_PATH}/login`;
 const LOGOUT_PATH = `${DASHBOARD_PATH}/logout`;
 
 /**
- * bull-board at /admin/queues over the four queues (with QUEUE_PREFIX), for admins only
- * (admin-auth.ts). Off unless QUEUE_DASHBOARD (default: on in development, off in production):
+ * bull-board at /admin/queues over the four queues (with QUEUE_PREFIX), for platform operators
+ * only (admin-auth.ts). Off unless QUEUE_DASHBOARD (default: on in development, off in production):
  * then nothing is mounted and the path answers 404 like any unknown one. Read-only by default in
  * production (QUEUE_DASHBOARD_READ_ONLY): retrying, cleaning or adding jobs by hand is a
  * development convenience, and job data crosses customers.
@@ -22,9 +22,6 @@ const LOGOUT_PATH = `${DASHBOARD_PATH}/logout`;
 export function queueDashboard(ctx: GatewayContext): Router {
   const router = Router();
   if (!ctx.config.QUEUE_DASHBOARD) return router;
-  if (ctx.config.production && !ctx.config.QUEUE_DASHBOARD_CUSTOMERS) {
-    ctx.logger.warn("queue dashboard open to the admins of every customer; set QUEUE_DASHBOARD_CUSTOMERS to the operator's customer ids");
-  }
 
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(DASHBOARD_PATH);
@@ -44,7 +41,7 @@ export function queueDashboard(ctx: GatewayContext): Router {
   router.post(LOGIN_PATH, async (req: Request, res: Response) => {
     const token = typeof req.body?.token === "string" ? req.body.token.trim() : "";
     const principal = token ? verifyApiToken(ctx, token) : null;
-    const check = await checkAdmin(ctx, principal);
+    const check = await checkOperator(ctx, principal);
     if (!check.ok) return sendLoginPage(res, check.status, LOGIN_PATH, check.message);
     res.setHeader("Set-Cookie", sessionCookie(ctx.config, DASHBOARD_PATH, issueSession(ctx.config, check.principal, expiryOf(token))));
     res.setHeader("Cache-Control", "no-store");
@@ -54,6 +51,6 @@ export function queueDashboard(ctx: GatewayContext): Router {
     res.setHeader("Set-Cookie", clearedSessionCookie(ctx.config, DASHBOARD_PATH));
     res.redirect(303, LOGIN_PATH);
   });
-  router.use(DASHBOARD_PATH, requireAdmin(ctx, LOGIN_PATH), serverAdapter.getRouter() as Router);
+  router.use(DASHBOARD_PATH, requireOperator(ctx, LOGIN_PATH), serverAdapter.getRouter() as Router);
   return router;
 }

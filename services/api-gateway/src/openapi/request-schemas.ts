@@ -24,7 +24,7 @@ export const ZCaseFileCreateRequest = z.object({
 });
 
 // Read by the route (admin/queue-dashboard.ts).
-const ZQueueDashboardLogin = z.object({ token: z.string().describe("An access token of an administrator (POST /oauth/token)") });
+const ZQueueDashboardLogin = z.object({ token: z.string().describe("An access token of a platform operator (POST /oauth/token)") });
 
 /** Names under which request bodies appear in components/schemas; a body must use one of them. */
 export const REQUEST_COMPONENTS = {

@@ -91,7 +91,7 @@ export const TAGS = {
   webhooks: "Webhook subscriptions",
   signing: "Signing",
   simulator: "Identity provider simulator (development only)",
-  dashboard: "Queue dashboard (administrators)",
+  dashboard: "Queue dashboard (platform operators)",
   operations: "Operations",
   docs: "Documentation",
 } as const;

@@ -32,7 +32,7 @@ export function securitySchemes(config: AppConfig): Record<SecuritySchemeName, J
       type: "apiKey",
       in: "cookie",
       name: SESSION_COOKIE,
-      description: "The queue dashboard's session, set by POST /admin/queues/login for an administrator's access token.",
+      description: "The queue dashboard's session, set by POST /admin/queues/login for a platform operator's access token.",
     },
   };
 }

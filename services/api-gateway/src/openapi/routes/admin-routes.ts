@@ -15,7 +15,7 @@ export function queueDashboardRoutes(): RouteDoc[] {
       method: "get",
       path: `${DASHBOARD_PATH}/login`,
       operationId: "queueDashboardLoginPage",
-      summary: "Sign-in page: paste an administrator's access token",
+      summary: "Sign-in page: paste a platform operator's access token",
       security: PUBLIC,
       responses: { 200: { description: "The page", content: html } },
     },
@@ -24,7 +24,7 @@ export function queueDashboardRoutes(): RouteDoc[] {
       method: "post",
       path: `${DASHBOARD_PATH}/login`,
       operationId: "queueDashboardLogin",
-      summary: "Exchange an administrator's access token for a dashboard session cookie",
+      summary: "Exchange a platform operator's access token for a dashboard session cookie",
       security: PUBLIC,
       request: { body: { schema: REQUEST_COMPONENTS.QueueDashboardLogin, mediaTypes: ["application/x-www-form-urlencoded"] } },
       responses: {
@@ -33,7 +33,7 @@ export function queueDashboardRoutes(): RouteDoc[] {
           headers: { "Set-Cookie": { description: "The session cookie (HttpOnly, SameSite=Strict)", schema: z.string() } },
         },
         401: { description: "Invalid or expired token: the page again", content: html },
-        403: { description: "Not an administrator allowed at the dashboard: the page again", content: html },
+        403: { description: "Not a platform operator: the page again", content: html },
       },
     },
     {
@@ -55,7 +55,7 @@ export function queueDashboardRoutes(): RouteDoc[] {
       security: ADMIN,
       responses: {
         200: { description: "The dashboard", content: html },
-        ...errors({ 401: "No valid credential", 403: "Not an administrator allowed at the dashboard" }),
+        ...errors({ 401: "No valid credential", 403: "Not a platform operator" }),
       },
     },
   ];
