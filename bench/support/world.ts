@@ -81,6 +81,8 @@ export async function createWorld(run: BenchRun, name: string): Promise<World> {
       EBOKS_SIMULATOR_DIR: path.join(dir, "eboks"),
       LOG_FORMAT: "json",
       LOG_LEVEL: "info",
+      // The bench measures capacity from one customer and one address: the abuse limits would cap it.
+      RATE_LIMIT_SCALE: "1000",
       ...extra,
     }),
     customer: () => createCustomer(db, { name: `Bench customer ${randomBytes(3).toString("hex")}` }, run.secrets.ENCRYPTION_KEY),

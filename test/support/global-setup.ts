@@ -22,6 +22,9 @@ export default async function globalSetup(): Promise<void> {
   process.env.EBOKS_SIMULATOR_DIR = path.join(dir, "eboks");
   process.env.ESIGN_TEST_DIR = dir;
   process.env.NODE_ENV = "test";
+  // Every suite's services share one Redis prefix, so the per-address limits (all tests come from
+  // 127.0.0.1) would add up across files; the abuse-limit suite sets RATE_LIMIT_SCALE=1 itself.
+  process.env.RATE_LIMIT_SCALE = process.env.RATE_LIMIT_SCALE ?? "1000";
   process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? "warn";
   await ensureDatabase(process.env.DATABASE_URL);
   await applyMigrations(process.env.DATABASE_URL);

@@ -54,6 +54,38 @@ const ZEnv = z.object({
    */
   DUPLICATE_SUBMISSION_WINDOW_SECONDS: zInt(60, 0),
   CREATE_JOB_MAX_ATTEMPTS: zInt(3, 1),
+
+  /*
+   * Abuse limits, counted in Redis so that replicas share them; each 0 turns that limit off. Failure
+   * limits count only failed attempts (a client that gets it right is never slowed).
+   */
+  /** Wrong secrets, digests or refresh tokens per client_id per minute at /oauth/token. */
+  TOKEN_FAILURES_PER_CLIENT_PER_MINUTE: zInt(10, 0),
+  /** Failed token requests per client address per minute. */
+  TOKEN_FAILURES_PER_ADDRESS_PER_MINUTE: zInt(30, 0),
+  /** All token requests per client address per minute. */
+  TOKEN_REQUESTS_PER_ADDRESS_PER_MINUTE: zInt(300, 0),
+  /** Requests with an unknown signing link per client address per minute (link guessing). */
+  SIGNING_FAILURES_PER_ADDRESS_PER_MINUTE: zInt(30, 0),
+  /** All signing-page requests per client address per minute. */
+  SIGNING_REQUESTS_PER_ADDRESS_PER_MINUTE: zInt(600, 0),
+  /** Creates per customer per minute. */
+  CREATES_PER_CUSTOMER_PER_MINUTE: zInt(600, 0),
+  /** Job polls per customer (of the polled job) per minute, on top of the per-job limit. */
+  JOB_POLLS_PER_CUSTOMER_PER_MINUTE: zInt(1200, 0),
+  /** Multiplies every request rate limit above (load tests, test suites); never below 1. */
+  RATE_LIMIT_SCALE: z.coerce.number().min(1).default(1),
+  /**
+   * Express's `trust proxy`: unset, the client address is the socket's. Behind a load balancer set
+   * it (a hop count, `loopback`, or the balancers' addresses) or every client shares its address.
+   */
+  TRUST_PROXY: z.string().optional(),
+  /** Caps of one case file (400 beyond them). */
+  CASEFILE_MAX_SIGNERS: zInt(100, 1),
+  CASEFILE_MAX_DOCUMENTS: zInt(50, 1),
+  CASEFILE_MAX_CC_RECIPIENTS: zInt(50, 0),
+  /** Emails per customer per minute; the notifier holds back the rest (delayed, never dropped). */
+  MAILS_PER_CUSTOMER_PER_MINUTE: zInt(300, 0),
   QUEUE_LOCK_DURATION_MS: zInt(30_000, 1000),
   QUEUE_STALLED_INTERVAL_MS: zInt(30_000, 1000),
   WORKER_CONCURRENCY: zInt(4, 1),

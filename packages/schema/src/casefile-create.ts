@@ -462,7 +462,31 @@ function rolesOf(doc: JsonObject | undefined): string[] {
  * Validates the `data` part of a create request against the uploaded file names. Returns the parsed
  * payload with defaults applied, or every failing field (per-field and cross-field) at once.
  */
-export function validateCreateRequest(data: string, uploadedFileNames: readonly string[]): ValidateCreateResult {
+/** How many of each a case file may hold (CASEFILE_MAX_* settings); beyond them the request is a 400. */
+export interface CaseFileCaps {
+  signers: number;
+  documents: number;
+  ccRecipients: number;
+}
+
+export const DEFAULT_CASEFILE_CAPS: CaseFileCaps = { signers: 100, documents: 50, ccRecipients: 50 };
+
+/**
+ * Arrays longer than the caps, found before anything else is validated: one request with ten
+ * thousand signers must cost neither a full validation nor an error list as long as itself.
+ */
+function capErrors(root: unknown, caps: CaseFileCaps): FieldError[] {
+  const cf = typeof root === "object" && root !== null ? (root as { caseFile?: unknown }).caseFile : undefined;
+  if (typeof cf !== "object" || cf === null) return [];
+  const errors: FieldError[] = [];
+  for (const [key, max] of [["signers", caps.signers], ["documents", caps.documents], ["ccRecipients", caps.ccRecipients]] as const) {
+    const list = (cf as Record<string, unknown>)[key];
+    if (Array.isArray(list) && list.length > max) errors.push({ path: `caseFile.${key}`, code: "too_big", message: `at most ${max} ${key} per case file (${list.length} given)` });
+  }
+  return errors;
+}
+
+export function validateCreateRequest(data: string, uploadedFileNames: readonly string[], caps: CaseFileCaps = DEFAULT_CASEFILE_CAPS): ValidateCreateResult {
   // The HTTP layer hands over whatever the multipart parser produced; a missing part must not throw.
   const text: unknown = data;
   if (typeof text !== "string") {
@@ -474,6 +498,9 @@ export function validateCreateRequest(data: string, uploadedFileNames: readonly 
   } catch {
     return { ok: false, errors: [{ path: "data", code: "invalid_json", message: "must be a valid JSON string" }] };
   }
+
+  const tooMany = capErrors(root, caps);
+  if (tooMany.length > 0) return { ok: false, errors: tooMany };
 
   const parsed = ZCaseFileCreateData.safeParse(root, { error: errorMap });
   const errors: FieldError[] = [];

@@ -21,11 +21,18 @@ import { docsRouter } from "./docs/docs-router";
 import { httpMetrics, metricsRouter } from "./http/metrics";
 import { queueDashboard } from "./admin/queue-dashboard";
 
+/** TRUST_PROXY as Express takes it: a hop count, true/false, or addresses and names (`loopback`). */
+function trustProxy(setting: string | undefined): boolean | number | string {
+  if (setting === undefined || setting === "" || setting === "false") return false;
+  if (setting === "true") return true;
+  return /^\d+$/.test(setting) ? Number(setting) : setting;
+}
+
 /** The gateway's HTTP surface; every route is listed here so the whole API reads in one place. */
 export function buildApp(ctx: GatewayContext): Express {
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", false);
+  app.set("trust proxy", trustProxy(ctx.config.TRUST_PROXY));
   app.use(requestContext(ctx.logger));
   app.use(httpMetrics());
   app.use(express.json({ limit: "100kb" }));

@@ -5,6 +5,7 @@ import type { Mailer } from "@esign/mailer";
 import type { Producer } from "@esign/queue";
 import type { FileStorage } from "@esign/storage";
 import type { MailboxGateway } from "./channels/mailbox-gateway";
+import type { MailThrottle } from "./domain/mail-throttle";
 
 export interface NotifierContext {
   config: AppConfig;
@@ -17,4 +18,6 @@ export interface NotifierContext {
   producer: Producer;
   /** Where the (signed) PDFs attached to completion mails are read from. */
   storage: FileStorage;
+  /** MAILS_PER_CUSTOMER_PER_MINUTE, shared by the notifier's replicas. */
+  mailThrottle: MailThrottle;
 }

@@ -5,6 +5,7 @@ import { queueMetrics, runService, startWorkerHealth } from "@esign/runtime";
 import { LocalFileStorage } from "@esign/storage";
 import { createMailboxGateway } from "./channels/create-mailbox-gateway";
 import type { NotifierContext } from "./context";
+import { MailThrottle, withMailThrottle } from "./domain/mail-throttle";
 import { completedJob } from "./jobs/completed.job";
 import { reminderJob } from "./jobs/reminder.job";
 import { signingRequestJob } from "./jobs/signing-request.job";
@@ -24,15 +25,16 @@ runService("notifier", async ({ config, logger }) => {
   // Reminders are queued from here, on the notifications queue this process also works.
   const producer = new Producer(connection, config.QUEUE_PREFIX);
   const storage = new LocalFileStorage(config.STORAGE_DIR);
-  const ctx: NotifierContext = { config, logger, db, mailer, mailbox, producer, storage };
+  const mailThrottle = new MailThrottle(connection, config.QUEUE_PREFIX, config.MAILS_PER_CUSTOMER_PER_MINUTE);
+  const ctx: NotifierContext = { config, logger, db, mailer, mailbox, producer, storage, mailThrottle };
 
   const worker = startWorker(
     "notifications",
     {
       "subscription-disabled": (data) => subscriptionDisabledJob(ctx, data),
-      "signing-request": (data) => signingRequestJob(ctx, data),
-      reminder: (data) => reminderJob(ctx, data),
-      completed: (data) => completedJob(ctx, data),
+      "signing-request": (data, job) => withMailThrottle(job, () => signingRequestJob(ctx, data)),
+      reminder: (data, job) => withMailThrottle(job, () => reminderJob(ctx, data)),
+      completed: (data, job) => withMailThrottle(job, () => completedJob(ctx, data)),
     },
     {
       connection,

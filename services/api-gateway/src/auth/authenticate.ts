@@ -3,6 +3,7 @@ import { AppError } from "@esign/errors";
 import type { GatewayContext } from "../context";
 import { verifyToken, type Principal } from "./jwt";
 import { verifyWsse } from "./wsse";
+import { abuseLimits, addressOf } from "../http/abuse-limits";
 
 /**
  * The access token of a request, wherever Penneo's published clients put it: `Authorization:
@@ -23,10 +24,19 @@ function bearerToken(req: Request): string | undefined {
  * `Authorization: WSSE profile="UsernameToken"` with it, which is only a label).
  */
 export function authenticate(ctx: GatewayContext) {
+  const limits = abuseLimits(ctx);
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const wsse = req.header("x-wsse");
     if (wsse !== undefined) {
-      res.locals.principal = await verifyWsse(ctx, wsse);
+      // A WSSE digest is a password guess like a token request's: failures are bounded the same way.
+      const address = addressOf(req);
+      await limits.tokenFailuresByAddress.assertUnder(address, "Too many failed authentications from this address; try again later");
+      try {
+        res.locals.principal = await verifyWsse(ctx, wsse);
+      } catch (err) {
+        if (err instanceof AppError && err.code === "unauthorized") await limits.tokenFailuresByAddress.recordFailure(address);
+        throw err;
+      }
       return next();
     }
     const token = bearerToken(req);

@@ -24,6 +24,10 @@ function toOAuth(err: unknown): { status: number; body: Record<string, unknown> 
   if (err instanceof OAuthError) {
     return { status: err.statusCode, body: { error: err.code, error_description: err.message, ...(err.errors?.length ? { errors: err.errors } : {}) } };
   }
+  if (err instanceof AppError && err.code === "too_many_requests") {
+    // RFC 6749 has no code for a rate limit; its "temporarily_unavailable" says what a client must do.
+    return { status: 429, body: { error: "temporarily_unavailable", error_description: err.message } };
+  }
   if (err instanceof AppError && err.statusCode < 500) {
     const code: OAuthErrorCode = err.statusCode === 401 ? "invalid_client" : "invalid_request";
     return { status: err.statusCode, body: { error: code, error_description: err.message, ...(err.errors?.length ? { errors: err.errors } : {}) } };
@@ -41,6 +45,7 @@ function toOAuth(err: unknown): { status: number; body: Record<string, unknown> 
 export function oauthErrorHandler(err: unknown, _req: Request, res: Response, next: NextFunction): void {
   const answer = toOAuth(err);
   if (!answer || res.headersSent) return next(err);
+  if (err instanceof AppError) for (const [k, v] of Object.entries(err.headers ?? {})) res.setHeader(k, v);
   res.setHeader("Cache-Control", "no-store");
   res.setHeader("Pragma", "no-cache");
   if (answer.status === 401) res.setHeader("WWW-Authenticate", 'Basic realm="oauth", charset="UTF-8"');

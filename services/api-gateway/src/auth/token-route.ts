@@ -1,9 +1,10 @@
 import { timingSafeEqual } from "node:crypto";
-import { Router, type Request } from "express";
+import { Router, type Request, type Response } from "express";
 import { z } from "zod";
 import { authenticateClient, issueRefreshToken, redeemRefreshToken, resolveApiKeyClient, type AuthenticatedClient } from "@esign/accounts";
 import type { GatewayContext } from "../context";
 import { zodIssues } from "../http/zod-issues";
+import { abuseLimits, addressOf } from "../http/abuse-limits";
 import { issueToken, type IssuedToken } from "./jwt";
 import { claimNonce, decodeNonce, parseCreated, passwordDigest, withinSkew } from "./nonce";
 import { OAuthError } from "./oauth-error";
@@ -83,8 +84,29 @@ export function tokenRouter(ctx: GatewayContext): Router {
     return client;
   }
 
+  const limits = abuseLimits(ctx);
+
   router.post(TOKEN_PATH, async (req, res) => {
+    const address = addressOf(req);
+    await limits.tokenRequestsByAddress.consume(res, address, "Too many token requests from this address; slow down");
+    await limits.tokenFailuresByAddress.assertUnder(address, "Too many failed token requests from this address; try again later");
     const body: unknown = { ...basicCredentials(req), ...(typeof req.body === "object" && req.body ? req.body : {}) };
+    const claimed = (body as { client_id?: unknown }).client_id;
+    const clientKey = typeof claimed === "string" && claimed.length <= 255 ? claimed : undefined;
+    if (clientKey) await limits.tokenFailuresByClient.assertUnder(clientKey, "Too many failed token requests for this client; try again later");
+    try {
+      await grantToken(body, res);
+    } catch (err) {
+      // Wrong credentials count against the address and the client they named (brute force of a
+      // secret, of an API key's digest, of refresh tokens), checked before the work next time.
+      if (err instanceof OAuthError && (err.code === "invalid_client" || err.code === "invalid_grant")) {
+        await Promise.all([limits.tokenFailuresByAddress.recordFailure(address), clientKey ? limits.tokenFailuresByClient.recordFailure(clientKey) : undefined]);
+      }
+      throw err;
+    }
+  });
+
+  async function grantToken(body: unknown, res: Response): Promise<void> {
     const parsed = ZGrant.safeParse(body);
     if (!parsed.success) {
       const grant = (body as { grant_type?: unknown }).grant_type;
@@ -117,6 +139,6 @@ export function tokenRouter(ctx: GatewayContext): Router {
     res.setHeader("Cache-Control", "no-store");
     res.setHeader("Pragma", "no-cache");
     res.json(answer);
-  });
+  }
   return router;
 }

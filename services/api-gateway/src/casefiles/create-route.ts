@@ -9,6 +9,7 @@ import { authenticate, principalOf } from "../auth/authenticate";
 import { createUploadMiddleware, FILE_FIELDS } from "./upload-middleware";
 import type { StagedUpload } from "./staging-storage-engine";
 import { payloadHash } from "./payload-hash";
+import { abuseLimits } from "../http/abuse-limits";
 
 export const CREATE_PATH = "/send/api/v1/casefiles/20251022/create";
 
@@ -59,8 +60,13 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
     if (!req.is("multipart/form-data")) throw new AppError("unsupported_media_type", "The request must be multipart/form-data");
   };
 
-  router.post(CREATE_PATH, authenticate(ctx), (req, _res, next) => {
+  const limits = abuseLimits(ctx);
+  const caps = { signers: ctx.config.CASEFILE_MAX_SIGNERS, documents: ctx.config.CASEFILE_MAX_DOCUMENTS, ccRecipients: ctx.config.CASEFILE_MAX_CC_RECIPIENTS };
+
+  // The rate limit runs before the upload is read: a client over its limit costs no staging.
+  router.post(CREATE_PATH, authenticate(ctx), async (req, res, next) => {
     requireMultipart(req);
+    await limits.createsByCustomer.consume(res, String(principalOf(res).customerId), "Too many case files created for this account in a minute; slow down");
     next();
   }, upload, async (req, res) => {
     const principal = principalOf(res);
@@ -76,7 +82,7 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
       const body = (req.body ?? {}) as Record<string, unknown>;
       const issues = partIssues(body, uploads);
       const data = typeof body.data === "string" ? body.data : undefined;
-      const validation = data === undefined ? undefined : validateCreateRequest(data, uploads.map((u) => u.originalname));
+      const validation = data === undefined ? undefined : validateCreateRequest(data, uploads.map((u) => u.originalname), caps);
       if (validation && !validation.ok) {
         // The part checks and the payload rules both report a missing file part: list it once.
         const seen = new Set(issues.map((i) => `${i.path}\u0000${i.code}`));

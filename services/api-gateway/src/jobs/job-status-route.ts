@@ -5,7 +5,7 @@ import { AppError } from "@esign/errors";
 import { ZSigningLinkItem, ZStoredJobResult, type SigningLinkItem } from "@esign/schema";
 import type { GatewayContext } from "../context";
 import { zodIssues } from "../http/zod-issues";
-import { RateLimit } from "../http/rate-limit";
+import { abuseLimits } from "../http/abuse-limits";
 
 export const JOB_STATUS_PATH = "/send/api/v1/queue/public/status";
 
@@ -32,9 +32,10 @@ function presentResult(job: CreationJob, encryptionKey: string): JobResult | nul
 export function jobStatusRouter(ctx: GatewayContext): Router {
   const router = Router();
   const perMinute = ctx.config.JOB_POLL_LIMIT_PER_MINUTE;
-  // Penneo: "rate limited to 20 requests per minute per submission". A read of a row the pair
-  // already proves a right to: when Redis is away the poll is answered uncounted.
-  const limit = perMinute > 0 ? new RateLimit(ctx.redis, ctx.config.QUEUE_PREFIX, { name: "job-poll", points: perMinute, windowSeconds: 60, failOpen: true }, ctx.logger) : null;
+  // Penneo: "rate limited to 20 requests per minute per submission"; and a customer's jobs together
+  // are bounded too. A read of a row the pair already proves a right to: when Redis is away the poll
+  // is answered uncounted.
+  const limits = abuseLimits(ctx);
 
   router.post(JOB_STATUS_PATH, async (req, res) => {
     const parsed = ZStatusRequest.safeParse(req.body);
@@ -47,7 +48,8 @@ export function jobStatusRouter(ctx: GatewayContext): Router {
       throw notFound();
     }
     // Counted only for a real job: guessing pairs fills no counters.
-    await limit?.consume(res, job.id, `Poll this job at most ${perMinute} times a minute`);
+    await limits.pollsByCustomer.consume(res, String(job.customerId), "Too many job polls for this account; slow down");
+    await limits.pollsByJob.consume(res, job.id, `Poll this job at most ${perMinute} times a minute`);
     res.json({
       uuid: job.id,
       type: "casefile_creation",

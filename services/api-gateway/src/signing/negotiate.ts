@@ -19,6 +19,7 @@ const TITLES: Record<number, string> = {
   404: "Signing link not found",
   409: "Not possible right now",
   410: "This signing request is closed",
+  429: "Too many requests",
   503: "Temporarily unavailable",
 };
 
@@ -27,10 +28,12 @@ export function signingErrorHandler(err: unknown, req: Request, res: Response, n
   const known =
     err instanceof SigningError
       ? err
-      : err instanceof AppError && err.statusCode < 500
+      : err instanceof AppError && err.statusCode !== 500
         ? new SigningError(err.statusCode, err.code, err.message, err.errors)
         : undefined;
   if (!known || res.headersSent) return next(err);
+  // Retry-After and RateLimit-* of a 429 or 503 go with the page as with the JSON.
+  if (err instanceof AppError) for (const [k, v] of Object.entries(err.headers ?? {})) res.setHeader(k, v);
   res.setHeader("Cache-Control", "no-store");
   if (wantsHtml(req)) return sendMessagePage(res, known.statusCode, TITLES[known.statusCode] ?? "Signing", known.message);
   res.status(known.statusCode).json(known.toBody());

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ZSecureSigningMethod } from "@esign/schema";
 import type { GatewayContext } from "../context";
 import { contentDisposition } from "../http/content-disposition";
+import { abuseLimits, addressOf } from "../http/abuse-limits";
 import { zodIssues } from "../http/zod-issues";
 import { requestIdOf } from "../http/request-context";
 import { IdentityLoginFailed, type IdentityProvider } from "../identity/identity-provider";
@@ -64,7 +65,25 @@ export function signingRouter(ctx: GatewayContext, idp: IdentityProvider | null)
   const pageUrl = (sc: SigningContext) => `${base}${signingPath(sc.token)}`;
   const refOf = (sc: SigningContext): SignerRef => ({ signerId: sc.signer.id, caseFileId: sc.caseFile.id });
 
-  const load = (req: Request) => loadSigningContext(ctx.db, req.params.token as string | undefined);
+  const limits = abuseLimits(ctx);
+  /** Resolves the link; an unknown one counts against the address (link guessing, see below). */
+  const load = async (req: Request) => {
+    try {
+      return await loadSigningContext(ctx.db, req.params.token as string | undefined);
+    } catch (err) {
+      if (err instanceof SigningError && err.code === "not_found") await limits.signingFailuresByAddress.recordFailure(addressOf(req));
+      throw err;
+    }
+  };
+
+  // Every signing route, per client address: a bounded rate, and once an address has guessed too
+  // many unknown links, nothing more from it for the rest of the minute (before any lookup).
+  async function bounded(req: Request, res: Response, next: NextFunction): Promise<void> {
+    const address = addressOf(req);
+    await limits.signingFailuresByAddress.assertUnder(address, "Too many unknown signing links from this address; try again later");
+    await limits.signingRequestsByAddress.consume(res, address, "Too many requests from this address; slow down");
+    next();
+  }
 
   /** Refuses unless the signer can act; `readOnly` also lets a signer who signed look at the documents. */
   function gate(sc: SigningContext, readOnly: boolean): void {
@@ -109,6 +128,7 @@ export function signingRouter(ctx: GatewayContext, idp: IdentityProvider | null)
   }
 
   router.use(["/sign", "/t"], noStore);
+  router.use("/sign", bounded);
 
   router.get("/sign/:token", async (req, res) => {
     const sc = await load(req);

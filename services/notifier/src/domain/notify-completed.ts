@@ -1,4 +1,5 @@
 import type { MailAttachment, MailMessage } from "@esign/mailer";
+import { MailThrottled } from "./mail-throttle";
 import { CASEFILE_STATUS, SIGNER_STATUS } from "@esign/schema";
 import type { NotifierContext } from "../context";
 import { documentsVisibleTo, fromNameOf, inDocumentOrder, type CaseFileDocument } from "./case-file-documents";
@@ -139,6 +140,7 @@ export async function notifyCompleted(ctx: NotifierContext, caseFileId: number):
         await lockDedupeKey(tx, dedupeKey);
         if (await tx.notification.findUnique({ where: { dedupeKey }, select: { id: true } })) return { status: "already_sent" };
         const record = { dedupeKey, kind, channel: "email" as const, recipient: r.address, caseFileId: cf.id, signerId: r.signerId };
+        await ctx.mailThrottle.take(cf.customerId);
         try {
           const sent = await ctx.mailer.send(r.build(await attachmentsFor(r.documents)));
           await recordNotification(tx, { ...record, status: "sent", messageId: sent.messageId });
@@ -152,6 +154,8 @@ export async function notifyCompleted(ctx: NotifierContext, caseFileId: number):
       }, SEND_TX_OPTIONS);
       results.push({ audience: r.audience, address: r.address, ...done });
     } catch (err) {
+      // The customer's minute is used up: the rest wait with the job (recipients sent stay sent).
+      if (err instanceof MailThrottled) throw err;
       // Refused for now or our side failed: carry on with the others, then fail the job so BullMQ retries.
       retryWith ??= err;
       results.push({ audience: r.audience, address: r.address, status: "retry", error: errorText(err) });

@@ -192,6 +192,8 @@ export async function notifySigner(ctx: NotifierContext, kind: SignerMessageKind
     };
     if (delivery.unreachable) return undeliverable(delivery.unreachable);
 
+    // Over the customer's minute: thrown out of the transaction (nothing written), the job waits.
+    await ctx.mailThrottle.take(cf.customerId);
     let messageId: string;
     try {
       messageId = await delivery.send();

@@ -1,0 +1,45 @@
+import type { Request } from "express";
+import type { GatewayContext } from "../context";
+import { RateLimit } from "./rate-limit";
+
+/** Every abuse limit of the gateway, built once per gateway from its settings (see packages/config). */
+export interface AbuseLimits {
+  tokenFailuresByClient: RateLimit;
+  tokenFailuresByAddress: RateLimit;
+  tokenRequestsByAddress: RateLimit;
+  signingFailuresByAddress: RateLimit;
+  signingRequestsByAddress: RateLimit;
+  createsByCustomer: RateLimit;
+  pollsByCustomer: RateLimit;
+  pollsByJob: RateLimit;
+}
+
+const built = new WeakMap<GatewayContext, AbuseLimits>();
+
+export function abuseLimits(ctx: GatewayContext): AbuseLimits {
+  let limits = built.get(ctx);
+  if (limits) return limits;
+  const c = ctx.config;
+  // Scaled up (never down) by RATE_LIMIT_SCALE; the per-job poll limit is Penneo's and stays exact.
+  const perMinute = (name: string, points: number, failOpen: boolean, scaled = true) =>
+    new RateLimit(ctx.redis, c.QUEUE_PREFIX, { name, points: scaled ? Math.ceil(points * c.RATE_LIMIT_SCALE) : points, windowSeconds: 60, failOpen }, ctx.logger);
+  limits = {
+    // Credentials and signing links fail closed: without Redis, guessing would be unbounded.
+    tokenFailuresByClient: perMinute("token-failures-client", c.TOKEN_FAILURES_PER_CLIENT_PER_MINUTE, false),
+    tokenFailuresByAddress: perMinute("token-failures-address", c.TOKEN_FAILURES_PER_ADDRESS_PER_MINUTE, false),
+    tokenRequestsByAddress: perMinute("token-requests-address", c.TOKEN_REQUESTS_PER_ADDRESS_PER_MINUTE, false),
+    signingFailuresByAddress: perMinute("signing-failures-address", c.SIGNING_FAILURES_PER_ADDRESS_PER_MINUTE, false),
+    // A signer's page load is not worth a 503 while Redis is away: the failure limit still holds.
+    signingRequestsByAddress: perMinute("signing-requests-address", c.SIGNING_REQUESTS_PER_ADDRESS_PER_MINUTE, true),
+    // A create needs Redis to be queued anyway (it is kept for the sweeper when Redis is away).
+    createsByCustomer: perMinute("creates-customer", c.CREATES_PER_CUSTOMER_PER_MINUTE, true),
+    pollsByCustomer: perMinute("job-polls-customer", c.JOB_POLLS_PER_CUSTOMER_PER_MINUTE, true),
+    pollsByJob: perMinute("job-poll", c.JOB_POLL_LIMIT_PER_MINUTE, true, false),
+  };
+  built.set(ctx, limits);
+  return limits;
+}
+
+/** The client's address as counted by the address limits (TRUST_PROXY decides whose it is). */
+export const addressOf = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? "unknown";
+

@@ -1,0 +1,50 @@
+import type { Redis } from "ioredis";
+import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { DelayedError, type Job } from "@esign/queue";
+
+/** The customer sent its minute's worth of messages: the job waits until `retryAt` (ms). */
+export class MailThrottled extends Error {
+  override readonly name = "MailThrottled";
+  constructor(
+    readonly customerId: number,
+    readonly retryAt: number,
+  ) {
+    super(`customer ${customerId} reached MAILS_PER_CUSTOMER_PER_MINUTE; held back until ${new Date(retryAt).toISOString()}`);
+  }
+}
+
+/**
+ * MAILS_PER_CUSTOMER_PER_MINUTE: one case file with hundreds of signers, or a burst of creates,
+ * must not make the platform a mass mailer (or get its sending domain blocked). Counted in Redis,
+ * so every notifier replica counts the same messages. Over the limit a message is held back, never
+ * dropped: the job goes back to the queue, delayed to the next window.
+ */
+export class MailThrottle {
+  private readonly limiter: RateLimiterRedis | null;
+
+  constructor(redis: Redis, keyPrefix: string, perMinute: number) {
+    this.limiter = perMinute > 0 ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `${keyPrefix}:rl:mails-customer`, points: perMinute, duration: 60 }) : null;
+  }
+
+  /** Takes one message of the customer's minute, or throws MailThrottled. */
+  async take(customerId: number): Promise<void> {
+    if (!this.limiter) return;
+    try {
+      await this.limiter.consume(String(customerId));
+    } catch (err) {
+      if (err instanceof RateLimiterRes) throw new MailThrottled(customerId, Date.now() + Math.max(1000, err.msBeforeNext));
+      throw err;
+    }
+  }
+}
+
+/** Runs a message job; a MailThrottled run goes back to the queue, delayed, without counting an attempt. */
+export async function withMailThrottle<T>(job: Job, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (!(err instanceof MailThrottled)) throw err;
+    await job.moveToDelayed(err.retryAt, job.token);
+    throw new DelayedError(err.message);
+  }
+}
