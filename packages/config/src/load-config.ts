@@ -78,6 +78,14 @@ const ZEnv = z.object({
     .transform((v) => v.split(",").map((id) => Number(id.trim())))
     .optional(),
 
+  /** The platform's seal: a PKCS#12 file with the seal key and certificate (chain optional). Required in production. */
+  SEAL_P12_PATH: z.string().min(1).optional(),
+  SEAL_P12_PASSWORD: z.string().optional(),
+  /** Development seal (local CA + seal certificate), created on first start when SEAL_P12_PATH is unset. */
+  SEAL_DEVELOPMENT_DIR: z.string().default(".data/seal"),
+  /** RFC 3161 timestamp authority: with it, seals reach PAdES B-T (B-B without). */
+  TSA_URL: z.url({ protocol: /^https?$/ }).optional(),
+
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default("E-Sign <no-reply@esign.local>"),
   MAIL_OUTBOX_DIR: z.string().default(".data/outbox"),
@@ -109,6 +117,8 @@ function deriveConfig(env: z.infer<typeof ZEnv>) {
     STORAGE_DIR: fromRoot(env.STORAGE_DIR),
     MAIL_OUTBOX_DIR: fromRoot(env.MAIL_OUTBOX_DIR),
     EBOKS_SIMULATOR_DIR: fromRoot(env.EBOKS_SIMULATOR_DIR),
+    SEAL_P12_PATH: env.SEAL_P12_PATH === undefined ? undefined : fromRoot(env.SEAL_P12_PATH),
+    SEAL_DEVELOPMENT_DIR: fromRoot(env.SEAL_DEVELOPMENT_DIR),
     // Loopback and plain http receivers only make sense on a developer's machine.
     WEBHOOK_ALLOW_PRIVATE: env.WEBHOOK_ALLOW_PRIVATE ?? !production,
     QUEUE_DASHBOARD: env.QUEUE_DASHBOARD ?? !production,
@@ -128,6 +138,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     if (!env.JWT_SECRET) problems.push("JWT_SECRET: required in production (at least 32 characters)");
     if (!env.ENCRYPTION_KEY) problems.push("ENCRYPTION_KEY: required in production (64 hex characters)");
     if (env.WEBHOOK_ALLOW_PRIVATE === true) problems.push("WEBHOOK_ALLOW_PRIVATE: cannot be true in production");
+    // Finalized documents must carry the platform's seal: no development CA in production.
+    if (!env.SEAL_P12_PATH) problems.push("SEAL_P12_PATH: required in production (a P12 file with the platform's seal key and certificate)");
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return deriveConfig(env);
