@@ -17,6 +17,7 @@ import { openApiRouter } from "./openapi/openapi-router";
 import { docsRouter } from "./docs/docs-router";
 import { httpMetrics, metricsRouter } from "./http/metrics";
 import { queueDashboard } from "./admin/queue-dashboard";
+import { verificationRouter } from "./verification/verification-router";
 
 /** The gateway's HTTP surface; every route is listed here so the whole API reads in one place. */
 export function buildApp(ctx: GatewayContext): Express {
@@ -36,6 +37,7 @@ export function buildApp(ctx: GatewayContext): Express {
   app.use(caseFileReadRouter(ctx));
   app.use(webhookSubscriptionRouter(ctx));
   app.use(signerDeleteRouter(ctx));
+  app.use(verificationRouter(ctx));
   const identityProvider = createIdentityProvider(ctx.config);
   app.use(signingRouter(ctx, identityProvider));
   if (identityProvider instanceof IdentityProviderSimulator) app.use(identityProviderSimulatorRouter(identityProvider));

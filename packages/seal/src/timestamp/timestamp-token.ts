@@ -1,6 +1,6 @@
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
-import { certificateDer } from "../pki/certificates";
+import { checkFirstSigner } from "../verify/cms-signer";
 
 const OID_SIGNED_DATA = "1.2.840.113549.1.7.2";
 const OID_TST_INFO = "1.2.840.113549.1.9.16.1.4";
@@ -26,18 +26,13 @@ export async function readTimestampToken(token: Uint8Array): Promise<TimestampTo
   const eContent = signed.encapContentInfo.eContent;
   if (signed.encapContentInfo.eContentType !== OID_TST_INFO || !eContent) throw new Error("the timestamp token holds no TSTInfo");
   const tst = pkijs.TSTInfo.fromBER(eContent.getValue());
-  let signatureValid = false;
-  try {
-    signatureValid = (await signed.verify({ signer: 0, checkChain: false })) === true;
-  } catch {
-    signatureValid = false;
-  }
+  // The token signs TSTInfo (its eContent); whether TSTInfo stamps the right digest is the caller's check.
+  const signer = checkFirstSigner(signed, new Uint8Array(eContent.getValue()));
   const imprint = tst.messageImprint;
-  const authority = signed.certificates?.find((c): c is pkijs.Certificate => c instanceof pkijs.Certificate) ?? null;
   return {
     time: tst.genTime,
     sha256Imprint: imprint.hashAlgorithm.algorithmId === OID_SHA256 ? new Uint8Array(imprint.hashedMessage.valueBlock.valueHexView) : null,
-    authorityCertificate: authority ? certificateDer(authority) : null,
-    signatureValid,
+    authorityCertificate: signer?.certificate ?? null,
+    signatureValid: signer !== null && signer.signatureValid && signer.digestMatches,
   };
 }

@@ -1,17 +1,14 @@
-import { X509Certificate, createHash, timingSafeEqual, verify } from "node:crypto";
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
-import { certificateDer } from "../pki/certificates";
 import { readTimestampToken } from "../timestamp/timestamp-token";
+import { attributeValue, checkFirstSigner, equalBytes, sha256 } from "./cms-signer";
 import { signedBytes, type EmbeddedSignature } from "./find-signatures";
 
 const OID = {
   signedData: "1.2.840.113549.1.7.2",
-  messageDigest: "1.2.840.113549.1.9.4",
   signingTime: "1.2.840.113549.1.9.5",
   signingCertificateV2: "1.2.840.113549.1.9.16.2.47",
   timestampToken: "1.2.840.113549.1.9.16.2.14",
-  sha256: "2.16.840.1.101.3.4.2.1",
 } as const;
 
 export interface TimestampCheck {
@@ -35,20 +32,6 @@ export interface SignatureCheck {
   signerCertificate: Uint8Array | null;
   signingTime: Date | null;
   timestamp: TimestampCheck | null;
-}
-
-const sha256 = (data: Uint8Array): Buffer => createHash("sha256").update(data).digest();
-const equalBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && timingSafeEqual(a, b);
-
-function attribute(attrs: pkijs.SignedAndUnsignedAttributes | undefined, oid: string): asn1js.AsnType | null {
-  return attrs?.attributes.find((a) => a.type === oid)?.values[0] ?? null;
-}
-
-function signerCertificateOf(signed: pkijs.SignedData, info: pkijs.SignerInfo): pkijs.Certificate | null {
-  const certs = (signed.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate);
-  if (!(info.sid instanceof pkijs.IssuerAndSerialNumber)) return null;
-  const sid = info.sid;
-  return certs.find((c) => c.issuer.isEqual(sid.issuer) && c.serialNumber.isEqual(sid.serialNumber)) ?? null;
 }
 
 function checkSigningCertificateV2(value: asn1js.AsnType | null, certDer: Uint8Array): boolean {
@@ -85,32 +68,17 @@ export async function checkSignature(file: Uint8Array, sig: EmbeddedSignature): 
   } catch {
     return result;
   }
-  const info = signed.signerInfos[0];
-  if (!info?.signedAttrs || info.digestAlgorithm.algorithmId !== OID.sha256) return result;
-  const cert = signerCertificateOf(signed, info);
-  if (!cert) return result;
-  const certDer = certificateDer(cert);
-  result.signerCertificate = certDer;
-
-  const digest = attribute(info.signedAttrs, OID.messageDigest);
-  if (digest instanceof asn1js.OctetString) {
-    result.digestMatches = equalBytes(new Uint8Array(digest.valueBlock.valueHexView), sha256(signedBytes(file, sig.byteRange)));
-  }
-  const time = attribute(info.signedAttrs, OID.signingTime);
+  const signer = checkFirstSigner(signed, signedBytes(file, sig.byteRange));
+  if (!signer) return result;
+  const { info, certificate, signatureValue } = signer;
+  result.signerCertificate = certificate;
+  result.digestMatches = signer.digestMatches;
+  result.signatureValid = signer.signatureValid;
+  const time = attributeValue(info.signedAttrs, OID.signingTime);
   if (time instanceof asn1js.UTCTime || time instanceof asn1js.GeneralizedTime) result.signingTime = time.toDate();
-  result.signingCertificateV2 = checkSigningCertificateV2(attribute(info.signedAttrs, OID.signingCertificateV2), certDer);
+  result.signingCertificateV2 = checkSigningCertificateV2(attributeValue(info.signedAttrs, OID.signingCertificateV2), certificate);
 
-  // The signature is over the DER of the signed attributes as a SET (tag 0x31), not as [0] IMPLICIT.
-  const attrsDer = new Uint8Array(info.signedAttrs.encodedValue.slice(0));
-  attrsDer[0] = 0x31;
-  const signatureValue = new Uint8Array(info.signature.valueBlock.valueHexView);
-  try {
-    result.signatureValid = verify("sha256", attrsDer, new X509Certificate(certDer).publicKey, signatureValue);
-  } catch {
-    result.signatureValid = false;
-  }
-
-  const token = attribute(info.unsignedAttrs, OID.timestampToken);
+  const token = attributeValue(info.unsignedAttrs, OID.timestampToken);
   if (token) {
     try {
       const ts = await readTimestampToken(new Uint8Array(token.toBER(false)));

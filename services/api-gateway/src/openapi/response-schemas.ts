@@ -11,6 +11,7 @@ import {
 import type { IssuedToken } from "../auth/jwt";
 import type { SigningView } from "../signing/signing-view";
 import type { presentSubscription } from "../webhooks/present-subscription";
+import { ZDocumentVerification, ZPublicVerification } from "../verification/verification-schemas";
 
 /*
  * The contract's answer shapes. The routes build their answers by hand; these schemas document them
@@ -173,6 +174,8 @@ export const RESPONSE_COMPONENTS = {
   Health: ZHealth,
   Readiness: ZReadiness,
   OpenApiDocument: ZOpenApiDocument,
+  DocumentVerification: ZDocumentVerification,
+  PublicVerification: ZPublicVerification,
 } as const satisfies Record<string, z.ZodType>;
 
 // Compile-time ties to the route code: a field added to or dropped from an answer breaks the build.

@@ -86,6 +86,7 @@ export const TAGS = {
   caseFiles: "Case files",
   webhooks: "Webhook subscriptions",
   signing: "Signing",
+  verification: "Verification",
   simulator: "Identity provider simulator (development only)",
   dashboard: "Queue dashboard (administrators)",
   operations: "Operations",
