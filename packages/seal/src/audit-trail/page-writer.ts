@@ -71,6 +71,20 @@ export class PageWriter {
     }
   }
 
+  /** A label over a full-width value: for hashes and fingerprints, which must read as one unbroken line. */
+  blockField(label: string, value: string, size = 9.5): void {
+    const labelLines = layoutLines(this.fonts, label, "regular", size, A4.width - 2 * MARGIN);
+    const valueLines = layoutLines(this.fonts, value, "regular", size, A4.width - 2 * MARGIN);
+    this.ensureRoom((labelLines.length + valueLines.length) * size * LEADING);
+    for (const [lines, gray] of [[labelLines, true], [valueLines, false]] as const) {
+      for (const line of lines) {
+        this.y -= size;
+        this.drawLine(line, MARGIN, size, gray);
+        this.y -= size * (LEADING - 1);
+      }
+    }
+  }
+
   /** Keeps the next block (a signer's lines) on one page when it fits on a fresh one. */
   keepTogether(height: number): void {
     this.ensureRoom(height);

@@ -57,13 +57,13 @@ export function renderAuditTrail(pdf: PDF, content: AuditTrailContent): number {
 
   w.text(m.documentsSection, { size: 13, style: "bold" });
   for (const d of content.documents) {
-    w.keepTogether(5 * 9.5 * 1.4 + 16);
+    w.keepTogether(6 * 9.5 * 1.4 + 16);
     w.space(5);
     const marks = [d.id === content.documentId ? m.thisDocument : "", d.signable ? "" : m.notForSigning].filter(Boolean).join(" ");
     w.text(marks ? `${d.title} ${marks}` : d.title, { size: 11, style: "bold" });
     w.field(m.documentId, String(d.id));
     w.field(m.pageCount, String(d.pageCount));
-    w.field(m.originalSha256, d.originalSha256);
+    w.blockField(m.originalSha256, d.originalSha256);
   }
   w.rule();
 
@@ -75,7 +75,7 @@ export function renderAuditTrail(pdf: PDF, content: AuditTrailContent): number {
   w.text(m.sealSection, { size: 13, style: "bold" });
   w.text(m.sealExplanation, { size: 9.5, gray: true });
   w.field(m.sealCertificateSubject, content.seal.certificateSubject);
-  w.field(m.sealCertificateFingerprint, content.seal.certificateSha256);
+  w.blockField(m.sealCertificateFingerprint, content.seal.certificateSha256);
   w.field(m.generatedAt, utc(content.generatedAt));
   w.space(6);
   w.text(m.timesInUtc, { size: 9, gray: true });
