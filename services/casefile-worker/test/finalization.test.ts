@@ -161,6 +161,44 @@ describe("signing rounds, completion and finalization", () => {
     expect(docsAfter.map((d) => d.signedSha256)).toEqual(docs.map((d) => d.signedSha256));
   }, 45_000);
 
+  it("a retried finalization derives from the original: one audit trail, one seal, and a sealed document is not sealed again", async () => {
+    const original = await makePdf(`Retry ${unique()}`);
+    const id = await createCaseFile(
+      system,
+      token,
+      { title: "Retried", signers: [{ name: "Rita Retry", email: "rita@example.com" }], documents: [{ title: "Retried", name: "retried.pdf" }, { title: "Second", name: "second.pdf" }] },
+      [
+        { name: "retried.pdf", content: original },
+        { name: "second.pdf", content: await makePdf(`Second ${unique()}`) },
+      ],
+    );
+    const db = testDb();
+    const [rita] = await db.signer.findMany({ where: { caseFileId: id } });
+    await signAndAdvance(rita!.id);
+    await until(async () => (await db.caseFile.findUniqueOrThrow({ where: { id } })).status === 5, 20_000);
+    const [first, second] = await db.document.findMany({ where: { caseFileId: id }, orderBy: { id: "asc" } });
+
+    // A crash after the second document was sealed but before the first's address was stored and the
+    // case file completed: back to status 4, the first document without its sealed copy.
+    await db.document.update({ where: { id: first!.id }, data: { signedSha256: null } });
+    await db.caseFile.update({ where: { id }, data: { status: 4, completedAt: null } });
+    await queue.producer.enqueue("casefile", "finalize", { caseFileId: id }, { jobId: `finalize-retry-${id}` });
+    await until(async () => (await db.caseFile.findUniqueOrThrow({ where: { id } })).status === 5, 20_000);
+
+    const [firstAfter, secondAfter] = await db.document.findMany({ where: { caseFileId: id }, orderBy: { id: "asc" } });
+    // The finished document kept its sealed copy; the other was sealed once more, from the original.
+    expect(secondAfter!.signedSha256).toBe(second!.signedSha256);
+    const resealed = readStored(firstAfter!.signedSha256!);
+    expect(resealed.subarray(0, original.length).equals(original)).toBe(true);
+    const sig = await pdfsig(resealed);
+    expect(sig.signatures).toHaveLength(1);
+    expect(sig.signatures[0]).toMatchObject({ totalDocumentSigned: true, validation: "Signature is Valid." });
+    const text = await pdfText(resealed);
+    expect(text.match(/Certificate of completion/g)).toHaveLength(1);
+    // As many pages as the first sealing made: nothing stacked on top.
+    expect(await pdfPageCount(resealed)).toBe(await pdfPageCount(readStored(first!.signedSha256!)));
+  }, 45_000);
+
   it("fails the case file (6, sign.casefile.failed) when a stored PDF turns out corrupt, without retrying", async () => {
     const pdf = await makePdf(`Doomed ${unique()}`);
     const id = await createCaseFile(
