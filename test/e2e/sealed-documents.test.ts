@@ -5,6 +5,7 @@ import path from "node:path";
 import { createCustomer } from "@esign/accounts";
 import { createDevelopmentSealP12, inspectSeal, loadP12SealKey, sealDocument } from "@esign/seal";
 import { TEST_ENCRYPTION_KEY, getToken } from "../support/api";
+import { eventually } from "../support/eventually";
 import { makePdf } from "../support/pdf";
 import { pdfText, pdfsig } from "../support/poppler";
 import { REPO_ROOT } from "../support/services";
@@ -39,16 +40,6 @@ afterAll(async () => {
   await tsa?.close();
   await world?.close();
 });
-
-async function eventually<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const SIGNERS = [
   { name: "Łukasz Żółkiewski-Brzęczyszczykiewicz", email: "lukasz@example.com", role: "Najemca", ua: "Mozilla/5.0 (Polish desk) Gecko/20100101 Firefox/128.0" },

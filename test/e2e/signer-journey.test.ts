@@ -3,6 +3,7 @@ import path from "node:path";
 import { verifyWebhook } from "@esign/webhook-verify";
 import { createCustomer, type NewCustomer } from "@esign/accounts";
 import { TEST_ENCRYPTION_KEY, getToken } from "../support/api";
+import { eventually } from "../support/eventually";
 import { makePdf } from "../support/pdf";
 import { pdfPageCount, pdfsig } from "../support/poppler";
 import { startReceiver, type Receiver } from "../support/receiver";
@@ -51,16 +52,6 @@ const files = () => [
   { name: "contract.pdf", content: contract },
   { name: "appendix.pdf", content: appendix },
 ];
-
-async function eventually<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const linkIn = (m: SinkMessage) => /http:\/\/127\.0\.0\.1:\d+\/sign\/[A-Za-z0-9_-]{43}/.exec(`${m.text}\n${m.html ?? ""}`)?.[0];
 const pixelIn = (m: SinkMessage) => /http:\/\/127\.0\.0\.1:\d+\/t\/[0-9]+\.[A-Za-z0-9_-]{22}\.gif/.exec(m.html ?? "")?.[0];
