@@ -8,7 +8,7 @@ import { TEST_ENCRYPTION_KEY, getToken } from "../support/api";
 import { eventually } from "../support/eventually";
 import { makePdf } from "../support/pdf";
 import { pdfText, pdfsig } from "../support/poppler";
-import { REPO_ROOT } from "../support/services";
+import { REPO_ROOT, startService } from "../support/services";
 import { createCase, postJson } from "../support/signing-api";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";
 import { startSystem, type System } from "../support/system";
@@ -254,6 +254,20 @@ describe("sealed documents", () => {
       const missing = await runCli(["verify", path.join(dir, "nope.pdf")], { DATABASE_URL: world.databaseUrl });
       expect(missing.code).toBe(1);
       expect(missing.stderr).toContain("cannot read");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("the casefile-worker refuses to start in production without a seal, or with a P12 it cannot open", async () => {
+    const production = { NODE_ENV: "production", JWT_SECRET: "x".repeat(40), ENCRYPTION_KEY: "ab".repeat(32), ...world.env() };
+    await expect(startService("casefile-worker", production)).rejects.toThrow(/SEAL_P12_PATH: production needs the platform's seal/);
+    const dir = mkdtempSync(path.join(os.tmpdir(), "esign-bad-seal-"));
+    try {
+      writeFileSync(path.join(dir, "seal.p12"), await createDevelopmentSealP12("right password"));
+      await expect(startService("casefile-worker", { ...production, SEAL_P12_PATH: path.join(dir, "seal.p12"), SEAL_P12_PASSWORD: "wrong" })).rejects.toThrow(
+        /cannot open the PKCS#12 file/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

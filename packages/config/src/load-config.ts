@@ -78,7 +78,10 @@ const ZEnv = z.object({
     .transform((v) => v.split(",").map((id) => Number(id.trim())))
     .optional(),
 
-  /** The platform's seal: a PKCS#12 file with the seal key and certificate (chain optional). Required in production. */
+  /**
+   * The platform's seal: a PKCS#12 file with the seal key and certificate (chain optional). The
+   * casefile-worker, the one service that seals, refuses to start in production without it.
+   */
   SEAL_P12_PATH: z.string().min(1).optional(),
   SEAL_P12_PASSWORD: z.string().optional(),
   /** Development seal (local CA + seal certificate), created on first start when SEAL_P12_PATH is unset. */
@@ -138,8 +141,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     if (!env.JWT_SECRET) problems.push("JWT_SECRET: required in production (at least 32 characters)");
     if (!env.ENCRYPTION_KEY) problems.push("ENCRYPTION_KEY: required in production (64 hex characters)");
     if (env.WEBHOOK_ALLOW_PRIVATE === true) problems.push("WEBHOOK_ALLOW_PRIVATE: cannot be true in production");
-    // Finalized documents must carry the platform's seal: no development CA in production.
-    if (!env.SEAL_P12_PATH) problems.push("SEAL_P12_PATH: required in production (a P12 file with the platform's seal key and certificate)");
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return deriveConfig(env);
