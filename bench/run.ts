@@ -1,7 +1,7 @@
 // `pnpm bench`: starts the platform in production mode against local PostgreSQL and Redis, runs each
 // scenario (with its baseline, interleaved, in this same run) and writes bench/results/<date>.json,
 // <date>.md (summary with pass/short per target) and <date>.svg (latency percentiles).
-// Options: --only create,completed,dispatch,retry,upload   --quick   --profile api-gateway,webhook-dispatcher,...
+// Options: --only create,completed,dispatch,retry,upload,seal   --quick   --profile api-gateway,webhook-dispatcher,...
 //          --keep (keep databases, Redis keys and files)   --out <dir>
 //          --redis local (use the shared local Redis as it is configured, instead of a private
 //          redis-server with the production settings)   --redis-hz <n> (private server, another hz)
@@ -18,6 +18,7 @@ import { createCompletedScenario } from "./scenarios/create-completed";
 import { dispatchScenario } from "./scenarios/dispatch";
 import { largeUploadScenario } from "./scenarios/large-upload";
 import { retryLoadScenario } from "./scenarios/retry-load";
+import { sealScenario } from "./scenarios/seal";
 import type { BenchContext, Scenario, ScenarioResult } from "./scenarios/types";
 import { summarizeProfile } from "./support/cpuprofile";
 import { startPrivateRedis } from "./support/private-redis";
@@ -32,6 +33,7 @@ const SCENARIOS: Record<string, Scenario> = {
   dispatch: dispatchScenario,
   retry: retryLoadScenario,
   upload: largeUploadScenario,
+  seal: sealScenario,
 };
 
 function arg(name: string): string | undefined {

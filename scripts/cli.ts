@@ -5,12 +5,14 @@
 //   pnpm cli operators grant|revoke --user-id N      (platform operators: the queue dashboard)
 //   pnpm cli clients create --user-id N
 //   pnpm cli webhooks listen --events all [--forward-to URL]   (development: see scripts/cli-listen.ts)
+//   pnpm cli verify FILE                                      (a PDF: sealed by this platform? changed since?)
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { createApiClient, createCustomer, createUser, setOperator } from "@esign/accounts";
 import { loadConfig } from "@esign/config";
 import { createPrisma } from "@esign/db";
 import { ZSecureSigningMethod } from "@esign/schema";
+import { verifyFile } from "./cli-verify";
 
 const ZMethods = z
   .string()
@@ -24,10 +26,20 @@ const USAGE = `usage:
   pnpm cli operators grant --user-id ID
   pnpm cli operators revoke --user-id ID
   pnpm cli clients create --user-id ID
-  pnpm cli webhooks listen --events all [--forward-to URL] [--base-url URL --client-id ID --client-secret S]`;
+  pnpm cli webhooks listen --events all [--forward-to URL] [--base-url URL --client-id ID --client-secret S]
+  pnpm cli verify FILE`;
 
 async function main(argv: string[]): Promise<unknown> {
   const [noun, verb, ...rest] = argv;
+  if (noun === "verify") {
+    if (!verb || rest.length > 0) throw new Error("usage: pnpm cli verify FILE");
+    const db = createPrisma(loadConfig().DATABASE_URL, 2);
+    try {
+      return await verifyFile(db, verb);
+    } finally {
+      await db.$disconnect();
+    }
+  }
   const { values } = parseArgs({
     args: rest,
     options: {

@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
 import { createCustomer, type CustomerCredentials } from "@esign/accounts";
 import { applyMigrations, createPrisma, dropDatabase, ensureDatabase, type Db } from "@esign/db";
+import { createDevelopmentSealP12 } from "@esign/seal";
 
 /*
  * One bench run owns: databases named esign_bench_<run>_<scenario> (fresh, migrated, dropped at the
@@ -16,6 +17,8 @@ import { applyMigrations, createPrisma, dropDatabase, ensureDatabase, type Db } 
 export interface RunSecrets {
   JWT_SECRET: string;
   ENCRYPTION_KEY: string;
+  SEAL_P12_PATH: string;
+  SEAL_P12_PASSWORD: string;
 }
 
 export interface BenchRun {
@@ -48,12 +51,25 @@ export function newRun(): BenchRun {
     postgresBase: process.env.BENCH_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres",
     redisUrl: process.env.BENCH_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
     // Fresh production secrets per run: nothing here is a development default.
-    secrets: { JWT_SECRET: randomBytes(36).toString("base64url"), ENCRYPTION_KEY: randomBytes(32).toString("hex") },
+    secrets: {
+      JWT_SECRET: randomBytes(36).toString("base64url"),
+      ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+      // Production requires a seal: the run's own P12 (a fresh local CA), written by ensureRunSeal.
+      SEAL_P12_PATH: path.join(dir, "seal.p12"),
+      SEAL_P12_PASSWORD: randomBytes(16).toString("hex"),
+    },
     worlds: [],
   };
 }
 
+/** The run's seal P12, made once (two RSA-3072 key pairs take a second or two). */
+async function ensureRunSeal(run: BenchRun): Promise<void> {
+  if (existsSync(run.secrets.SEAL_P12_PATH)) return;
+  writeFileSync(run.secrets.SEAL_P12_PATH, await createDevelopmentSealP12(run.secrets.SEAL_P12_PASSWORD, { organization: "E-Sign bench" }), { mode: 0o600 });
+}
+
 export async function createWorld(run: BenchRun, name: string): Promise<World> {
+  await ensureRunSeal(run);
   const url = new URL(run.postgresBase);
   url.pathname = `/esign_bench_${run.id}_${name.replace(/[^a-z0-9]/gi, "_")}`;
   const databaseUrl = url.toString();

@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { applyMigrations, ensureDatabase } from "@esign/db";
+import { ensureDevelopmentSeal } from "@esign/seal";
 
 /**
  * One isolated world per test run: a fresh PostgreSQL database, a Redis key prefix and a storage
@@ -21,6 +22,9 @@ export default async function globalSetup(): Promise<void> {
   process.env.MAIL_OUTBOX_DIR = path.join(dir, "outbox");
   process.env.EBOKS_SIMULATOR_DIR = path.join(dir, "eboks");
   process.env.ESIGN_TEST_DIR = dir;
+  // The run's development seal, made once here so parallel workers never race to create their own.
+  process.env.SEAL_DEVELOPMENT_DIR = path.join(dir, "seal");
+  await ensureDevelopmentSeal(process.env.SEAL_DEVELOPMENT_DIR);
   process.env.NODE_ENV = "test";
   // Every suite's services share one Redis prefix, so the per-address limits (all tests come from
   // 127.0.0.1) would add up across files; the abuse-limit suite sets RATE_LIMIT_SCALE=1 itself.

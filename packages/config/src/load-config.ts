@@ -113,6 +113,17 @@ const ZEnv = z.object({
   /** No retry/clean/add/remove from the dashboard: true by default in production. */
   QUEUE_DASHBOARD_READ_ONLY: zBool.optional(),
 
+  /**
+   * The platform's seal: a PKCS#12 file with the seal key and certificate (chain optional). The
+   * casefile-worker, the one service that seals, refuses to start in production without it.
+   */
+  SEAL_P12_PATH: z.string().min(1).optional(),
+  SEAL_P12_PASSWORD: z.string().optional(),
+  /** Development seal (local CA + seal certificate), created on first start when SEAL_P12_PATH is unset. */
+  SEAL_DEVELOPMENT_DIR: z.string().default(".data/seal"),
+  /** RFC 3161 timestamp authority: with it, seals reach PAdES B-T (B-B without). */
+  TSA_URL: z.url({ protocol: /^https?$/ }).optional(),
+
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default("E-Sign <no-reply@esign.local>"),
   MAIL_OUTBOX_DIR: z.string().default(".data/outbox"),
@@ -144,6 +155,8 @@ function deriveConfig(env: z.infer<typeof ZEnv>) {
     STORAGE_DIR: fromRoot(env.STORAGE_DIR),
     MAIL_OUTBOX_DIR: fromRoot(env.MAIL_OUTBOX_DIR),
     EBOKS_SIMULATOR_DIR: fromRoot(env.EBOKS_SIMULATOR_DIR),
+    SEAL_P12_PATH: env.SEAL_P12_PATH === undefined ? undefined : fromRoot(env.SEAL_P12_PATH),
+    SEAL_DEVELOPMENT_DIR: fromRoot(env.SEAL_DEVELOPMENT_DIR),
     // Loopback and plain http receivers only make sense on a developer's machine.
     WEBHOOK_ALLOW_PRIVATE: env.WEBHOOK_ALLOW_PRIVATE ?? !production,
     QUEUE_DASHBOARD: env.QUEUE_DASHBOARD ?? !production,

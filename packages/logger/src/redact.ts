@@ -1,6 +1,9 @@
 // Keys whose values must never reach a log line, whatever the caller passes.
 const SENSITIVE =
   /(pass(word)?|secret|token|authorization|signature|api[-_]?key|encryption[-_]?key|private[-_]?key|credential|jwt|digest|cookie|nonce|cpr|ssn|socialSecurity)/i;
+// Personal data kept as signing evidence (IP address, user agent): stored with the signer, never logged.
+// Anchored, so "ip" does not catch "recipient", "description" or "zip".
+const PERSONAL = /^(ip|ipAddress|clientIp|remoteAddress|actionIp|userAgent|user-agent|actionUserAgent)$/i;
 const REDACTED = "[redacted]";
 
 /*
@@ -52,7 +55,7 @@ export function redact(value: unknown, depth = 0, seen = new WeakSet<object>()):
   if (value instanceof Date) return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    out[k] = SENSITIVE.test(k) && v !== undefined && v !== null ? REDACTED : redact(v, depth + 1, seen);
+    out[k] = (SENSITIVE.test(k) || PERSONAL.test(k)) && v !== undefined && v !== null ? REDACTED : redact(v, depth + 1, seen);
   }
   return out;
 }

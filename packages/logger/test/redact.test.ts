@@ -40,6 +40,11 @@ describe("redact: keys", () => {
     expect(out.cookie).toBe("[redacted]");
   });
 
+  it("masks signing evidence (IP address, user agent) under its keys, and not look-alike keys", () => {
+    const out = redact({ ip: "203.0.113.9", actionIp: "2001:db8::1", userAgent: "Mozilla/5.0", "user-agent": "curl/8", actionUserAgent: "x", recipient: "a@b.c", zip: "8000" });
+    expect(out).toEqual({ ip: "[redacted]", actionIp: "[redacted]", userAgent: "[redacted]", "user-agent": "[redacted]", actionUserAgent: "[redacted]", recipient: "a@b.c", zip: "8000" });
+  });
+
   it("keeps ids, numbers, dates, and bounds cycles", () => {
     const cyclic: Record<string, unknown> = { caseFileId: 3, at: new Date("2025-01-01T00:00:00Z") };
     cyclic.self = cyclic;

@@ -20,6 +20,7 @@ import { openApiRouter } from "./openapi/openapi-router";
 import { docsRouter } from "./docs/docs-router";
 import { httpMetrics, metricsRouter } from "./http/metrics";
 import { queueDashboard } from "./admin/queue-dashboard";
+import { verificationRouter } from "./verification/verification-router";
 
 /** TRUST_PROXY as Express takes it: a hop count, true/false, or addresses and names (`loopback`). */
 function trustProxy(setting: string | undefined): boolean | number | string {
@@ -50,6 +51,7 @@ export function buildApp(ctx: GatewayContext): Express {
   app.use(penneoApiRouter(ctx));
   app.use(webhookSubscriptionRouter(ctx));
   app.use(signerDeleteRouter(ctx));
+  app.use(verificationRouter(ctx));
   const identityProvider = createIdentityProvider(ctx.config);
   app.use(signingRouter(ctx, identityProvider));
   if (identityProvider instanceof IdentityProviderSimulator) app.use(identityProviderSimulatorRouter(identityProvider));

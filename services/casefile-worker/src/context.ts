@@ -2,6 +2,7 @@ import type { AppConfig } from "@esign/config";
 import type { Db } from "@esign/db";
 import type { Logger } from "@esign/logger";
 import type { Producer } from "@esign/queue";
+import type { Sealer } from "@esign/seal";
 import type { FileStorage } from "@esign/storage";
 
 export interface WorkerContext {
@@ -10,4 +11,6 @@ export interface WorkerContext {
   db: Db;
   producer: Producer;
   storage: FileStorage;
+  /** The platform seal that finalization applies to every signable document. */
+  sealer: Sealer;
 }

@@ -3,6 +3,7 @@ import { createPrisma } from "@esign/db";
 import { Producer, assertNoEviction, createRedis, startWorker } from "@esign/queue";
 import { queueMetrics, runService, startWorkerHealth } from "@esign/runtime";
 import { LocalFileStorage } from "@esign/storage";
+import { startSealer } from "./domain/start-sealer";
 import type { WorkerContext } from "./context";
 import { createCaseFileJob } from "./jobs/create-casefile.job";
 import { sendCaseFileJob } from "./jobs/send-casefile.job";
@@ -21,7 +22,8 @@ runService("casefile-worker", async ({ config, logger }) => {
   const connection = createRedis(config.REDIS_URL, "worker");
   await assertNoEviction(connection);
   const producer = new Producer(connection, config.QUEUE_PREFIX);
-  const ctx: WorkerContext = { config, logger, db, producer, storage: new LocalFileStorage(path.resolve(config.STORAGE_DIR)) };
+  const sealer = await startSealer(config, db, logger);
+  const ctx: WorkerContext = { config, logger, db, producer, storage: new LocalFileStorage(path.resolve(config.STORAGE_DIR)), sealer };
 
   const worker = startWorker(
     "casefile",

@@ -1,6 +1,6 @@
-import { PDFDocument } from "pdf-lib";
 import { closeTestDb, testDb } from "../../../test/support/api";
 import { makePdf } from "../../../test/support/pdf";
+import { pdfPageCount, pdfText, pdfsig } from "../../../test/support/poppler";
 import type { System } from "../../../test/support/system";
 import {
   createCaseFile,
@@ -8,7 +8,6 @@ import {
   eventsOf,
   ofType,
   overwriteStored,
-  pageText,
   readStored,
   recordSignature,
   sleep,
@@ -44,7 +43,7 @@ async function signAndAdvance(signerId: number): Promise<number> {
 const unique = () => Math.random().toString(36).slice(2, 10);
 
 describe("signing rounds, completion and finalization", () => {
-  it("activates the rounds in order, then signs, finalizes and completes with a signature page per signable document", async () => {
+  it("activates the rounds in order, then signs, finalizes and completes with a sealed copy (audit trail + PAdES seal) per signable document", async () => {
     const contract = await makePdf(`Contract ${unique()}`, 2);
     const terms = await makePdf(`Terms ${unique()}`);
     const appendix = await makePdf(`Appendix ${unique()}`);
@@ -106,29 +105,38 @@ describe("signing rounds, completion and finalization", () => {
     expect(done.signedAt!.getTime()).toBeLessThanOrEqual(done.completedAt!.getTime());
     expect(done.failedAt).toBeNull();
 
-    // Each signable document: a stored signed copy with one more page naming the signers who may sign it.
+    // Each signable document: a stored sealed copy, the original's pages then the audit trail naming
+    // the signers who may sign it, sealed over the whole file.
     const docs = await db.document.findMany({ where: { caseFileId: id }, orderBy: { id: "asc" } });
     const byName = Object.fromEntries(docs.map((d) => [d.name, d]));
     expect(byName["appendix.pdf"]!.signedSha256).toBeNull();
     const expectations: [string, Buffer, string[], string[]][] = [
-      ["contract.pdf", contract, ["Alice Andersen", "Role: Employee", "Bob Berg", "Role: Manager", "On behalf of: Acme A/S"], []],
-      ["terms.pdf", terms, ["Bob Berg", "Role: Manager", "On behalf of: Acme A/S"], ["Alice Andersen", "Role: Employee"]],
+      ["contract.pdf", contract, ["Alice Andersen", "Employee", "Bob Berg", "Manager", "Acme A/S"], []],
+      ["terms.pdf", terms, ["Bob Berg", "Manager", "Acme A/S"], ["Alice Andersen", "Employee"]],
     ];
     for (const [name, original, present, absent] of expectations) {
       const doc = byName[name]!;
       expect(doc.signedSha256).toMatch(/^[0-9a-f]{64}$/);
-      const signed = readStored(doc.signedSha256!);
-      expect(signed.equals(original)).toBe(false);
-      const before = await PDFDocument.load(original);
-      const after = await PDFDocument.load(signed);
-      expect(after.getPageCount()).toBe(before.getPageCount() + 1);
-      const text = pageText(after, after.getPageCount() - 1);
-      expect(text).toContain("Employment contract");
-      expect(text).toContain(doc.title);
-      for (const n of present) expect(text).toContain(n);
-      for (const n of absent) expect(text).not.toContain(n);
-      expect(text).toContain("Signing method: text");
-      expect(text).toMatch(/Signed at \(UTC\): \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/);
+      expect(doc.sealLevel).toBe("B-B");
+      expect(doc.sealedAt).not.toBeNull();
+      const sealed = readStored(doc.signedSha256!);
+      // Incremental updates: the original's bytes are the sealed file's first bytes.
+      expect(sealed.subarray(0, original.length).equals(original)).toBe(true);
+      const originalPages = await pdfPageCount(original);
+      expect(await pdfPageCount(sealed)).toBeGreaterThan(originalPages);
+      expect(await pdfText(sealed, { first: 1, last: originalPages })).toBe(await pdfText(original));
+      const trail = await pdfText(sealed, { first: originalPages + 1 });
+      expect(trail).toContain("Certificate of completion");
+      expect(trail).toContain("Employment contract");
+      expect(trail).toContain(doc.title);
+      expect(trail).toContain(doc.fileSha256.slice(0, 32));
+      for (const n of present) expect(trail).toContain(n);
+      for (const n of absent) expect(trail).not.toContain(n);
+      expect(trail).toContain("Typed name");
+      expect(trail).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+      const sig = await pdfsig(sealed);
+      expect(sig.signatures).toHaveLength(1);
+      expect(sig.signatures[0]).toMatchObject({ subFilter: "ETSI.CAdES.detached", hashAlgorithm: "SHA-256", totalDocumentSigned: true, validation: "Signature is Valid." });
     }
     // The gateway now serves the signed copy.
     const served = await fetch(`${system.gateway.url}/send/api/v1/casefiles/${id}/documents/${byName["contract.pdf"]!.id}/file`, {
@@ -153,6 +161,44 @@ describe("signing rounds, completion and finalization", () => {
     expect(docsAfter.map((d) => d.signedSha256)).toEqual(docs.map((d) => d.signedSha256));
   }, 45_000);
 
+  it("a retried finalization derives from the original: one audit trail, one seal, and a sealed document is not sealed again", async () => {
+    const original = await makePdf(`Retry ${unique()}`);
+    const id = await createCaseFile(
+      system,
+      token,
+      { title: "Retried", signers: [{ name: "Rita Retry", email: "rita@example.com" }], documents: [{ title: "Retried", name: "retried.pdf" }, { title: "Second", name: "second.pdf" }] },
+      [
+        { name: "retried.pdf", content: original },
+        { name: "second.pdf", content: await makePdf(`Second ${unique()}`) },
+      ],
+    );
+    const db = testDb();
+    const [rita] = await db.signer.findMany({ where: { caseFileId: id } });
+    await signAndAdvance(rita!.id);
+    await until(async () => (await db.caseFile.findUniqueOrThrow({ where: { id } })).status === 5, 20_000);
+    const [first, second] = await db.document.findMany({ where: { caseFileId: id }, orderBy: { id: "asc" } });
+
+    // A crash after the second document was sealed but before the first's address was stored and the
+    // case file completed: back to status 4, the first document without its sealed copy.
+    await db.document.update({ where: { id: first!.id }, data: { signedSha256: null } });
+    await db.caseFile.update({ where: { id }, data: { status: 4, completedAt: null } });
+    await queue.producer.enqueue("casefile", "finalize", { caseFileId: id }, { jobId: `finalize-retry-${id}` });
+    await until(async () => (await db.caseFile.findUniqueOrThrow({ where: { id } })).status === 5, 20_000);
+
+    const [firstAfter, secondAfter] = await db.document.findMany({ where: { caseFileId: id }, orderBy: { id: "asc" } });
+    // The finished document kept its sealed copy; the other was sealed once more, from the original.
+    expect(secondAfter!.signedSha256).toBe(second!.signedSha256);
+    const resealed = readStored(firstAfter!.signedSha256!);
+    expect(resealed.subarray(0, original.length).equals(original)).toBe(true);
+    const sig = await pdfsig(resealed);
+    expect(sig.signatures).toHaveLength(1);
+    expect(sig.signatures[0]).toMatchObject({ totalDocumentSigned: true, validation: "Signature is Valid." });
+    const text = await pdfText(resealed);
+    expect(text.match(/Certificate of completion/g)).toHaveLength(1);
+    // As many pages as the first sealing made: nothing stacked on top.
+    expect(await pdfPageCount(resealed)).toBe(await pdfPageCount(readStored(first!.signedSha256!)));
+  }, 45_000);
+
   it("fails the case file (6, sign.casefile.failed) when a stored PDF turns out corrupt, without retrying", async () => {
     const pdf = await makePdf(`Doomed ${unique()}`);
     const id = await createCaseFile(
@@ -163,7 +209,7 @@ describe("signing rounds, completion and finalization", () => {
     );
     const db = testDb();
     const doc = await db.document.findFirstOrThrow({ where: { caseFileId: id } });
-    // Damaged at rest after it was accepted: still looks like a PDF from outside, pdf-lib cannot parse it.
+    // Damaged at rest after it was accepted: still looks like a PDF from outside, but cannot be parsed.
     overwriteStored(doc.fileSha256, Buffer.from("%PDF-1.7\nthis is not a pdf any more\n%%EOF\n"));
     const [carla] = await db.signer.findMany({ where: { caseFileId: id } });
     await signAndAdvance(carla!.id);

@@ -1,5 +1,6 @@
 import { loadConfig } from "@esign/config";
 import { createLogger } from "@esign/logger";
+import { createSealer } from "@esign/seal";
 import { LocalFileStorage } from "@esign/storage";
 import { closeTestDb, testDb } from "../../../test/support/api";
 import { makePdf } from "../../../test/support/pdf";
@@ -26,7 +27,14 @@ beforeAll(async () => {
   system = await startLifecycleSystem();
   queue = testProducer();
   const config = loadConfig(process.env);
-  ctx = { config, logger: createLogger({ service: "recovery-test", level: "error" }), db: testDb(), producer: queue.producer, storage: new LocalFileStorage(config.STORAGE_DIR) };
+  ctx = {
+    config,
+    logger: createLogger({ service: "recovery-test", level: "error" }),
+    db: testDb(),
+    producer: queue.producer,
+    storage: new LocalFileStorage(config.STORAGE_DIR),
+    sealer: await createSealer({ production: false, developmentDir: config.SEAL_DEVELOPMENT_DIR }),
+  };
   ({ customerId, token } = await customerToken(system));
   pdf = await makePdf(`Recovered ${Math.random().toString(36).slice(2)}`);
 });

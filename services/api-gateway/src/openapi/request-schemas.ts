@@ -6,6 +6,7 @@ import { ZStatusRequest } from "../jobs/job-status-route";
 import { ZDecision } from "../identity/idp-simulator-route";
 import { ZDocumentId, ZRejectBody, ZSignBody, ZStartBody } from "../signing/signing-router";
 import { subscriptionSchemas, ZResourceId } from "../webhooks/subscription-schemas";
+import { ZVerifyUploadRequest } from "../verification/verification-schemas";
 
 /*
  * Request schemas as the document shows them. Wherever a route validates with zod, the schema here IS
@@ -39,6 +40,7 @@ export const REQUEST_COMPONENTS = {
   SecureStartRequest: ZStartBody,
   IdpSimulatorDecision: ZDecision,
   QueueDashboardLogin: ZQueueDashboardLogin,
+  VerifyUploadRequest: ZVerifyUploadRequest,
 } as const satisfies Record<string, z.ZodType>;
 
 // Checked by the route (signing-link.ts): 32 random bytes in base64url.

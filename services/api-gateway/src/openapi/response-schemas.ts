@@ -14,6 +14,7 @@ import { PENNEO_SIGNER_STATUS } from "../casefiles/present-casefile";
 import type { JobResult } from "../jobs/job-status-route";
 import type { SigningView } from "../signing/signing-view";
 import type { presentSubscription } from "../webhooks/present-subscription";
+import { ZDocumentVerification, ZPublicVerification } from "../verification/verification-schemas";
 
 /*
  * The contract's answer shapes. The routes build their answers by hand; these schemas document them
@@ -274,6 +275,8 @@ export const RESPONSE_COMPONENTS = {
   Health: ZHealth,
   Readiness: ZReadiness,
   OpenApiDocument: ZOpenApiDocument,
+  DocumentVerification: ZDocumentVerification,
+  PublicVerification: ZPublicVerification,
 } as const satisfies Record<string, z.ZodType>;
 
 // Compile-time ties to the route code: a field added to or dropped from an answer breaks the build.

@@ -90,6 +90,7 @@ export const TAGS = {
   penneoApi: "Case files at Penneo's paths",
   webhooks: "Webhook subscriptions",
   signing: "Signing",
+  verification: "Verification",
   simulator: "Identity provider simulator (development only)",
   dashboard: "Queue dashboard (platform operators)",
   operations: "Operations",

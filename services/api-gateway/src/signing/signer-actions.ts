@@ -1,5 +1,6 @@
 import { insertEvent, type CaseFile, type Db, type Signer, type Tx } from "@esign/db";
 import { CASEFILE_STATUS, SIGNER_STATUS, type EventType } from "@esign/schema";
+import type { RequestEvidence } from "./request-evidence";
 import { blockerFor } from "./signer-state";
 
 /**
@@ -35,6 +36,10 @@ export interface Signature {
   value: string;
   /** The image-upload method: also announced as sign.signer.signedWithImageUploadAndNAP. */
   imageUpload: boolean;
+  /** Address and user agent of the signing request, for the audit trail. */
+  evidence: RequestEvidence;
+  /** For secure methods: the identity-provider adapter that vouched for the signer. */
+  identityProvider: string | null;
 }
 
 /**
@@ -48,7 +53,15 @@ export async function recordSignature(db: Db, ref: SignerRef, sig: Signature, re
     recheck(signer);
     await tx.signer.update({
       where: { id: signer.id },
-      data: { status: SIGNER_STATUS.signed, signedAt: now, signatureMethod: sig.method, signatureValue: sig.value },
+      data: {
+        status: SIGNER_STATUS.signed,
+        signedAt: now,
+        signatureMethod: sig.method,
+        signatureValue: sig.value,
+        identityProvider: sig.identityProvider,
+        actionIp: sig.evidence.ip,
+        actionUserAgent: sig.evidence.userAgent,
+      },
     });
     await signerEvent(tx, caseFile, signer.id, "sign.signer.signed", caseFile.status);
     if (sig.imageUpload) await signerEvent(tx, caseFile, signer.id, "sign.signer.signedWithImageUploadAndNAP", caseFile.status);
@@ -57,11 +70,14 @@ export async function recordSignature(db: Db, ref: SignerRef, sig: Signature, re
 }
 
 /** Signer -> rejected (2) and case file -> rejected (2), with both events: one signer's no ends the case file. */
-export async function recordRejection(db: Db, ref: SignerRef, reason: string | null, now = new Date()) {
+export async function recordRejection(db: Db, ref: SignerRef, reason: string | null, evidence: RequestEvidence, now = new Date()) {
   return db.$transaction(async (tx) => {
     const { signer, caseFile } = await lockFresh(tx, ref, now);
     const status = CASEFILE_STATUS.rejected;
-    await tx.signer.update({ where: { id: signer.id }, data: { status: SIGNER_STATUS.rejected, rejectedAt: now, rejectReason: reason } });
+    await tx.signer.update({
+      where: { id: signer.id },
+      data: { status: SIGNER_STATUS.rejected, rejectedAt: now, rejectReason: reason, actionIp: evidence.ip, actionUserAgent: evidence.userAgent },
+    });
     await tx.caseFile.update({ where: { id: caseFile.id }, data: { status, rejectedAt: now } });
     await signerEvent(tx, caseFile, signer.id, "sign.signer.rejected", status);
     await insertEvent(tx, { customerId: caseFile.customerId, topic: "casefile", eventType: "sign.casefile.rejected", payload: { id: caseFile.id, status } });

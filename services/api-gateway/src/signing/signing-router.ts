@@ -11,6 +11,7 @@ import { sendMessagePage } from "./html";
 import { checkAccessControl, IdentitySessions, requiresIdentity, sessionKeys, type LoginPurpose } from "./identity-session";
 import { signingErrorHandler, wantsHtml } from "./negotiate";
 import { blockerFor } from "./signer-state";
+import { requestEvidence } from "./request-evidence";
 import { recordOpened, recordRejection, recordSignature, type SignerRef } from "./signer-actions";
 import { SigningError } from "./signing-error";
 import { loadSigningContext, signingPath, type SigningContext } from "./signing-link";
@@ -188,7 +189,7 @@ export function signingRouter(ctx: GatewayContext, idp: IdentityProvider | null)
     const parsed = parseSignatureValue(insecure, value);
     // Images are stored before the transaction; if it then refuses, the orphan is one content-addressed file.
     const stored = parsed.kind === "text" ? parsed.name : await ctx.storage.put(parsed.bytes);
-    const result = await recordSignature(ctx.db, refOf(sc), { method: insecure, value: stored, imageUpload: insecure === "image" }, (fresh) => {
+    const result = await recordSignature(ctx.db, refOf(sc), { method: insecure, value: stored, imageUpload: insecure === "image", evidence: requestEvidence(req), identityProvider: null }, (fresh) => {
       if (!allowedMethods(fresh).insecure.includes(insecure)) throw new SigningError(400, "method_not_allowed", `Signing method "${insecure}" is not allowed for this signer`);
     });
     answerSigned(req, res, sc, result.signerId);
@@ -201,7 +202,7 @@ export function signingRouter(ctx: GatewayContext, idp: IdentityProvider | null)
     if (missing) throw missing;
     const body = ZRejectBody.safeParse(bodyOf(req));
     if (!body.success) throw new SigningError(400, "validation_failed", "The rejection is invalid", zodIssues(body.error));
-    const result = await recordRejection(ctx.db, refOf(sc), body.data.reason);
+    const result = await recordRejection(ctx.db, refOf(sc), body.data.reason, requestEvidence(req));
     const redirectUrl = redirectTarget(sc.signer.failUrl);
     ctx.logger.info("signer rejected", { requestId: requestIdOf(res), signerId: result.signerId, caseFileId: sc.caseFile.id });
     if (!wantsHtml(req)) {
@@ -251,7 +252,7 @@ export function signingRouter(ctx: GatewayContext, idp: IdentityProvider | null)
     }
     gate(sc, false);
     requireDocumentsToSign(sc);
-    const result = await recordSignature(ctx.db, refOf(sc), { method: identity.method, value: identity.subject, imageUpload: false }, (fresh) => {
+    const result = await recordSignature(ctx.db, refOf(sc), { method: identity.method, value: identity.subject, imageUpload: false, evidence: requestEvidence(req), identityProvider: idp.displayName }, (fresh) => {
       if (!allowedMethods(fresh).secure.includes(identity.method)) throw new SigningError(400, "method_not_allowed", `Secure method "${identity.method}" is not allowed for this signer`);
     });
     // Signing with an eID proves identity as well: the read-only page of a sensitive case file opens.

@@ -1,61 +1,13 @@
 import { randomUUID } from "node:crypto";
-import type { Document, Signer, Tx } from "@esign/db";
-import { CASEFILE_STATUS, SIGNER_STATUS, maySignDocument } from "@esign/schema";
+import type { Tx } from "@esign/db";
+import { CASEFILE_STATUS, SIGNER_STATUS } from "@esign/schema";
 import type { WorkerContext } from "../context";
 import { emitCaseFileEvent, emitSignerEvent } from "./lifecycle-events";
 import { lockCaseFile } from "./lock-casefile";
-import { UnreadablePdfError, appendSignaturePage, type SignatureEntry } from "./signature-page";
-
-/** A document that can never be signed (missing or unreadable PDF): the case file fails at once. */
-export class UnusableDocumentError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "UnusableDocumentError";
-  }
-}
+import { sealSignableDocuments } from "./seal-documents";
+import { UnusableDocumentError } from "./unusable-document";
 
 export type FinalizeOutcome = "completed" | "failed" | "unchanged";
-
-const entryOf = (s: Signer): SignatureEntry => ({
-  name: s.name,
-  role: s.role,
-  onBehalfOf: s.onBehalfOf,
-  signedAt: s.signedAt,
-  method: s.signatureMethod,
-});
-
-/**
- * Stores the signed copy of each signable document (original + signature page) and records its
- * address. A copy already stored by an earlier attempt is kept, so a retry neither re-renders it nor
- * stacks a second signature page.
- */
-async function renderSignedDocuments(ctx: WorkerContext, caseFile: { title: string; documents: Document[]; signers: Signer[] }): Promise<void> {
-  const signed = caseFile.signers.filter((s) => s.status === SIGNER_STATUS.signed);
-  for (const doc of caseFile.documents) {
-    if (!doc.signable) continue;
-    if (doc.signedSha256 && (await ctx.storage.exists(doc.signedSha256))) continue;
-    const label = `document "${doc.title}" (${doc.name})`;
-    if (!(await ctx.storage.exists(doc.fileSha256))) throw new UnusableDocumentError(`The file of ${label} is missing from storage`);
-    const original = await ctx.storage.readAll(doc.fileSha256);
-    let bytes: Uint8Array;
-    try {
-      bytes = await appendSignaturePage(original, {
-        caseFileTitle: caseFile.title,
-        documentTitle: doc.title,
-        signers: signed.filter((s) => maySignDocument(doc, s.role)).map(entryOf),
-      });
-    } catch (err) {
-      if (err instanceof UnreadablePdfError) {
-        // The parser's words stay in the log: the reason is meant for the case file's owner.
-        ctx.logger.warn("unreadable PDF", { documentId: doc.id, detail: err.message });
-        throw new UnusableDocumentError(`The file of ${label} is not a readable PDF`);
-      }
-      throw err;
-    }
-    const signedSha256 = await ctx.storage.put(Buffer.from(bytes));
-    await ctx.db.document.update({ where: { id: doc.id }, data: { signedSha256 } });
-  }
-}
 
 /** signed (4) -> completed (5): `sign.casefile.completed` and `sign.signer.finalized` per signer who signed. */
 async function completeCaseFile(tx: Tx, caseFileId: number, now: Date): Promise<boolean> {
@@ -82,7 +34,7 @@ async function failCaseFile(tx: Tx, caseFileId: number, reason: string, now: Dat
 }
 
 /**
- * Finalizes a signed case file: signed PDFs first (outside any transaction: rendering may take a
+ * Finalizes a signed case file: sealed PDFs first (outside any transaction: sealing may take a
  * while and must not hold the row lock), then status 5 and the events in one transaction. A document
  * that can never be signed fails the case file at once; any other error is retried by BullMQ and
  * fails the case file only on the last attempt. A case file not in status 4 (already completed,
@@ -98,7 +50,7 @@ export async function finalizeCaseFile(ctx: WorkerContext, caseFileId: number, o
   const fail = async (reason: string): Promise<FinalizeOutcome> =>
     (await ctx.db.$transaction((tx) => failCaseFile(tx, caseFileId, reason, new Date()))) ? "failed" : "unchanged";
   try {
-    await renderSignedDocuments(ctx, caseFile);
+    await sealSignableDocuments(ctx, caseFile);
     return (await ctx.db.$transaction((tx) => completeCaseFile(tx, caseFileId, new Date()))) ? "completed" : "unchanged";
   } catch (err) {
     if (err instanceof UnusableDocumentError) {

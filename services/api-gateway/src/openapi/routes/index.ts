@@ -6,6 +6,7 @@ import { caseFileRoutes } from "./casefile-routes";
 import { developmentRoutes } from "./development-routes";
 import { signingRoutes } from "./signing-routes";
 import { systemRoutes } from "./system-routes";
+import { verificationRoutes } from "./verification-routes";
 import { webhookRoutes } from "./webhook-routes";
 
 export interface GatewayRouteOptions {
@@ -20,6 +21,7 @@ export function gatewayRoutes(config: AppConfig, options: GatewayRouteOptions): 
     ...caseFileRoutes(config),
     ...webhookRoutes(),
     ...signingRoutes(),
+    ...verificationRoutes(config),
     ...(options.developmentRoutes ? developmentRoutes() : []),
     ...systemRoutes(config),
     // Mounted by admin/queue-dashboard.ts under the same setting.

@@ -1,0 +1,21 @@
+import { isIP } from "node:net";
+import type { Request } from "express";
+
+/**
+ * Who sent a sign or reject request, as the audit trail states it: the peer address of the
+ * connection (the gateway trusts no proxy header; see `trust proxy` in app.ts) and the user agent.
+ * Stored with the signer, never logged (the logger redacts these keys).
+ */
+export interface RequestEvidence {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+const MAX_USER_AGENT = 1024;
+
+export function requestEvidence(req: Request): RequestEvidence {
+  // IPv4 peers of a dual-stack socket arrive as ::ffff:a.b.c.d; the audit trail shows the IPv4 form.
+  const raw = (req.socket.remoteAddress ?? "").replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "");
+  const ua = req.header("user-agent")?.replace(/[\u0000-\u001f\u007f]/g, " ").trim();
+  return { ip: isIP(raw) ? raw : null, userAgent: ua ? ua.slice(0, MAX_USER_AGENT) : null };
+}

@@ -1,0 +1,41 @@
+import { Router } from "express";
+import { AppError } from "@esign/errors";
+import { inspectSeal, verifyForPublic } from "@esign/seal";
+import type { GatewayContext } from "../context";
+import { authenticate, principalOf } from "../auth/authenticate";
+import { readPdfUpload, uploadedPdf } from "./read-pdf-upload";
+import { ZDocumentVerificationParams, presentDocumentVerification } from "./verification-schemas";
+
+export const DOCUMENT_VERIFICATION_PATH = "/send/api/v1/casefiles/:id/documents/:documentId/verification";
+export const PUBLIC_VERIFY_PATH = "/verify";
+
+/**
+ * Verification of sealed documents. The owner's route reports everything about the seal of a stored
+ * document; the public route takes any PDF and answers only whether this platform sealed it and
+ * whether it changed since, so it discloses nothing about case files, names or other customers.
+ */
+export function verificationRouter(ctx: GatewayContext): Router {
+  const router = Router();
+  const auth = authenticate(ctx);
+
+  router.get(DOCUMENT_VERIFICATION_PATH, auth, async (req, res) => {
+    const params = ZDocumentVerificationParams.safeParse(req.params);
+    // Another customer's case file or document answers exactly like a missing one.
+    if (!params.success) throw new AppError("not_found", "Document not found");
+    const doc = await ctx.db.document.findFirst({
+      where: { id: params.data.documentId, caseFileId: params.data.id, caseFile: { customerId: principalOf(res).customerId } },
+      select: { id: true, caseFileId: true, fileSha256: true, signedSha256: true, sealedAt: true },
+    });
+    if (!doc) throw new AppError("not_found", "Document not found");
+    const report = doc.signedSha256 && (await ctx.storage.exists(doc.signedSha256)) ? (await inspectSeal(await ctx.storage.readAll(doc.signedSha256))).report : null;
+    res.json(presentDocumentVerification(doc, report));
+  });
+
+  router.post(PUBLIC_VERIFY_PATH, readPdfUpload(ctx.config.UPLOAD_MAX_FILE_BYTES), async (req, res) => {
+    const bytes = uploadedPdf(req);
+    const answer = await verifyForPublic(bytes, async (sha256) => (await ctx.db.sealCertificate.count({ where: { sha256 } })) > 0);
+    res.setHeader("Cache-Control", "no-store");
+    res.json(answer);
+  });
+  return router;
+}
