@@ -1,5 +1,5 @@
 import { closeTestDb, getToken, newCustomer, postCreate, testDb } from "../support/api";
-import { makePdf } from "../support/pdf";
+import { makeEncryptedPdf, makePdf, makeUnreadablePdf } from "../support/pdf";
 import { rawPost } from "../support/raw-http";
 import { createCase, postJson } from "../support/signing-api";
 import { subscriptionClient } from "../support/subscription-api";
@@ -95,6 +95,39 @@ describe("text PostgreSQL cannot store is a 400 naming the field", () => {
     });
     expect(tokenRes.status).toBe(400);
     expect(await tokenRes.json()).toMatchObject({ error: "invalid_request", errors: [{ path: "client_id", code: "invalid_unicode" }] });
+  });
+});
+
+describe("every upload is opened before the answer (issue 14, defect 3)", () => {
+  const twoDocs = (title: string) => {
+    const data = JSON.parse(caseFileJson(title));
+    data.caseFile.documents.push({ title: "Appendix", name: "appendix.pdf", signable: false });
+    return data;
+  };
+
+  it("refuses an encrypted PDF and one no parser reads with a 400 naming each file; nothing is stored", async () => {
+    const before = await testDb().creationJob.count();
+    const res = await postCreate(system.gateway.url, token, twoDocs("Locked"), [
+      { name: "contract.pdf", content: await makeEncryptedPdf("locked") },
+      { name: "appendix.pdf", content: makeUnreadablePdf() },
+    ]);
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([
+      { path: "files[0]", code: "pdf_encrypted", message: expect.stringContaining('"contract.pdf" is encrypted') },
+      { path: "files[1]", code: "pdf_unreadable", message: expect.stringContaining('"appendix.pdf" could not be read') },
+    ]);
+    expect(await testDb().creationJob.count()).toBe(before);
+  });
+
+  it("keeps the page count of an accepted upload on its document (and in the reads)", async () => {
+    const cf = await createCase(system.gateway.url, token, twoDocs("Counted"), [
+      { name: "contract.pdf", content: await makePdf("three pages", 3) },
+      { name: "appendix.pdf", content: await makePdf("one page") },
+    ]);
+    const docs = await testDb().document.findMany({ where: { caseFileId: cf.caseFileId }, orderBy: { id: "asc" } });
+    expect(docs.map((d) => [d.name, d.pageCount])).toEqual([["contract.pdf", 3], ["appendix.pdf", 1]]);
+    const read = await fetch(`${system.gateway.url}/api/v3/casefiles/${cf.caseFileId}/documents`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(((await read.json()) as { pageCount: number }[]).map((d) => d.pageCount)).toEqual([3, 1]);
   });
 });
 

@@ -8,6 +8,7 @@ import { createLogger } from "@esign/logger";
 import { Producer, createRedis } from "@esign/queue";
 // Not a root dependency: the gateway's own storage package, by path.
 import { LocalFileStorage } from "@esign/storage";
+import { PdfInspector } from "@esign/pdf-inspect";
 import { buildApp } from "../../services/api-gateway/src/app";
 
 export interface InProcessGateway {
@@ -31,7 +32,8 @@ export async function startInProcessGateway(env: Record<string, string> = {}): P
   if (redis.status !== "ready") await new Promise((resolve) => redis.once("ready", resolve));
   const producer = new Producer(redis, config.QUEUE_PREFIX);
   const storage = new LocalFileStorage(path.resolve(config.STORAGE_DIR));
-  const app = buildApp({ config, logger, db, redis, producer, storage });
+  const pdfInspector = new PdfInspector({ processes: 1, timeoutMs: config.PDF_INSPECT_TIMEOUT_MS });
+  const app = buildApp({ config, logger, db, redis, producer, storage, pdfInspector });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
     s.once("error", reject);
@@ -42,6 +44,7 @@ export async function startInProcessGateway(env: Record<string, string> = {}): P
     url: `http://127.0.0.1:${port}`,
     async close() {
       server.closeAllConnections();
+      await pdfInspector.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await producer.close();
       redis.disconnect();

@@ -10,3 +10,16 @@ export async function makePdf(text: string, pages = 1): Promise<Buffer> {
   }
   return Buffer.from(await doc.save());
 }
+
+/** A valid PDF, password-protected (AES-256 with a user password): signers could not open it. */
+export async function makeEncryptedPdf(text: string): Promise<Buffer> {
+  const { PDF } = await import("@libpdf/core");
+  const pdf = await PDF.load(await makePdf(text));
+  pdf.setProtection({ userPassword: "secret", ownerPassword: "owner", algorithm: "AES-256" });
+  return Buffer.from(await pdf.save());
+}
+
+/** `%PDF-` ... `%%EOF` with nothing a parser can read in between: passes the content sniff, not a parser. */
+export function makeUnreadablePdf(): Buffer {
+  return Buffer.concat([Buffer.from("%PDF-1.7\n"), Buffer.alloc(4096, 0x41), Buffer.from("\n%%EOF\n")]);
+}

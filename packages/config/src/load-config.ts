@@ -44,6 +44,10 @@ const ZEnv = z.object({
   UPLOAD_MAX_FILES: zInt(20, 1),
   UPLOAD_MAX_FIELD_BYTES: zInt(1024 * 1024, 1),
   UPLOAD_MAX_FIELDS: zInt(4, 1),
+  /** Child processes of the gateway that open every uploaded PDF before the create is answered. */
+  PDF_INSPECTORS: zInt(1, 1),
+  /** An upload not opened within this long is refused as unreadable. */
+  PDF_INSPECT_TIMEOUT_MS: zInt(20_000, 100),
 
   JOB_RETENTION_DAYS: zInt(14, 1),
   /** Job-status polls answered per job per minute (Penneo's limit: 20); beyond it 429 + Retry-After. 0: no limit. */

@@ -20,6 +20,12 @@ export const ZStoredJobResult = z.object({
 export type StoredJobResult = z.infer<typeof ZStoredJobResult>;
 
 /** A stored file of a creation job: name as uploaded, content address, size. */
-export const ZStoredFile = z.object({ name: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/), size: z.number().int() });
+export const ZStoredFile = z.object({
+  name: z.string(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  size: z.number().int(),
+  /** Known from the upload's inspection (jobs stored before it have none). */
+  pages: z.number().int().positive().optional(),
+});
 export const ZStoredFiles = z.array(ZStoredFile);
 export type StoredFile = z.infer<typeof ZStoredFile>;

@@ -18,6 +18,8 @@ export interface FileStorage {
   stage(source: Readable): Promise<StagedFile>;
   commit(file: StagedFile): Promise<string>;
   discard(file: StagedFile): Promise<void>;
+  /** Where a staged file can be read from disk (the PDF inspector's processes read it there). */
+  stagedPath(file: StagedFile): string;
   put(content: Buffer): Promise<string>;
   read(sha256: string): Readable;
   readAll(sha256: string): Promise<Buffer>;

@@ -28,6 +28,10 @@ export class LocalFileStorage implements FileStorage {
     this.madeDirs.add(dir);
   }
 
+  stagedPath(file: StagedFile): string {
+    return path.join(this.staging, file.stagingId);
+  }
+
   async stage(source: Readable): Promise<StagedFile> {
     await this.ensureDir(this.staging);
     const stagingId = randomUUID();

@@ -4,6 +4,7 @@ import type { Db } from "@esign/db";
 import type { Logger } from "@esign/logger";
 import type { Producer } from "@esign/queue";
 import type { FileStorage } from "@esign/storage";
+import type { PdfInspector } from "@esign/pdf-inspect";
 
 /** Everything a route needs, built once in main.ts and passed down (no module-level singletons). */
 export interface GatewayContext {
@@ -13,4 +14,6 @@ export interface GatewayContext {
   redis: Redis;
   producer: Producer;
   storage: FileStorage;
+  /** Opens every uploaded PDF (in child processes) before a create is answered. */
+  pdfInspector: PdfInspector;
 }

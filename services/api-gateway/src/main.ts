@@ -4,6 +4,7 @@ import { createPrisma } from "@esign/db";
 import { Producer, createRedis } from "@esign/queue";
 import { runService } from "@esign/runtime";
 import { LocalFileStorage } from "@esign/storage";
+import { PdfInspector } from "@esign/pdf-inspect";
 import { buildApp } from "./app";
 
 runService("api-gateway", async ({ config, logger }) => {
@@ -12,7 +13,12 @@ runService("api-gateway", async ({ config, logger }) => {
   redis.on("error", (err) => logger.warn("redis connection error", { error: err.message }));
   const producer = new Producer(redis, config.QUEUE_PREFIX);
   const storage = new LocalFileStorage(path.resolve(config.STORAGE_DIR));
-  const app = buildApp({ config, logger, db, redis, producer, storage });
+  const pdfInspector = new PdfInspector({
+    processes: config.PDF_INSPECTORS,
+    timeoutMs: config.PDF_INSPECT_TIMEOUT_MS,
+    onProblem: (message, meta) => logger.warn(message, meta),
+  });
+  const app = buildApp({ config, logger, db, redis, producer, storage, pdfInspector });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
     s.once("error", reject);
@@ -26,6 +32,7 @@ runService("api-gateway", async ({ config, logger }) => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await producer.close();
+      await pdfInspector.close();
       redis.disconnect();
       await db.$disconnect();
     },

@@ -4,6 +4,7 @@ import { AppError, type FieldIssue } from "@esign/errors";
 import { sqlPool } from "@esign/db";
 import { unstorableText, validateCreateRequest } from "@esign/schema";
 import { looksLikePdf } from "@esign/storage";
+import type { PdfRefusal } from "@esign/pdf-inspect";
 import type { GatewayContext } from "../context";
 import { authenticate, principalOf } from "../auth/authenticate";
 import { createUploadMiddleware, FILE_FIELDS } from "./upload-middleware";
@@ -52,6 +53,31 @@ function partIssues(body: Record<string, unknown>, uploads: StagedUpload[]): Fie
   return issues;
 }
 
+const REFUSAL_MESSAGE: Record<PdfRefusal, string> = {
+  encrypted: "is encrypted (password-protected): upload it without a password",
+  unreadable: "could not be read as a PDF",
+  no_pages: "has no pages",
+};
+
+/**
+ * Opens every upload that looks like a PDF (in the inspector's processes) before the answer: an
+ * encrypted or unreadable file is refused now, naming it, not at finalization after people signed.
+ * Returns the page counts by index, and the issues of the refused ones.
+ */
+async function inspectUploads(ctx: GatewayContext, uploads: StagedUpload[], lookOk: (u: StagedUpload) => boolean) {
+  const pages = new Map<number, number>();
+  const issues: FieldIssue[] = [];
+  await Promise.all(
+    uploads.map(async (u, i) => {
+      if (!lookOk(u)) return;
+      const r = await ctx.pdfInspector.inspect(ctx.storage.stagedPath(u.staged), u.staged.sha256);
+      if (r.ok) pages.set(i, r.pages);
+      else issues.push({ path: `files[${i}]`, code: `pdf_${r.reason}`, message: `"${u.originalname}" ${REFUSAL_MESSAGE[r.reason]}` });
+    }),
+  );
+  return { pages, issues: issues.sort((a, b) => a.path.localeCompare(b.path)) };
+}
+
 export function createCaseFileRouter(ctx: GatewayContext): Router {
   const router = Router();
   const upload = createUploadMiddleware(ctx.config, ctx.storage);
@@ -81,6 +107,8 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
       }
       const body = (req.body ?? {}) as Record<string, unknown>;
       const issues = partIssues(body, uploads);
+      const inspected = await inspectUploads(ctx, uploads, (u) => u.staged.size > 0 && looksLikePdf(u.staged.head, u.staged.tail));
+      issues.push(...inspected.issues);
       const data = typeof body.data === "string" ? body.data : undefined;
       const validation = data === undefined ? undefined : validateCreateRequest(data, uploads.map((u) => u.originalname), caps);
       if (validation && !validation.ok) {
@@ -92,7 +120,7 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
         throw new AppError("validation_failed", "The case file request is invalid", issues);
       }
 
-      const files = uploads.map((u) => ({ name: u.originalname, sha256: u.staged.sha256, size: u.staged.size }));
+      const files = uploads.map((u, i) => ({ name: u.originalname, sha256: u.staged.sha256, size: u.staged.size, pages: inspected.pages.get(i) }));
       const hash = payloadHash(data, files);
 
       if (key !== undefined) {

@@ -82,6 +82,7 @@ export function presentDocument(d: Document, caseFile: Pick<CaseFile, "status" |
     signType: d.signable ? "signable" : "attachment",
     documentOrder: d.documentOrder,
     metaData: d.metaData,
+    pageCount: d.pageCount,
     status: DOCUMENT_STATUS[caseFile.status] ?? null,
     created: unix(caseFile.createdAt),
     modified: unix(caseFile.updatedAt),

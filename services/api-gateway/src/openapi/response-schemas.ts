@@ -146,6 +146,7 @@ export const ZDocument = z.object({
   signType: z.enum(["signable", "attachment"]),
   documentOrder: z.int().nullable(),
   metaData: z.string().nullable(),
+  pageCount: z.int().nullable().describe("Pages of the upload (checked when it was uploaded)"),
   status: z.int().nullable().describe("Penneo's DocumentStatus: 0 new, 1 pending, 2 rejected, 3 deleted, 4 signed, 5 completed, 7 failed"),
   created: unixTime().nullable(),
   modified: unixTime().nullable(),

@@ -85,7 +85,7 @@ export async function persistCaseFile(client: SqlClient, job: CreationTarget, cu
   const documents = cf.documents.map((d) => {
     const file = byName.get(d.name);
     if (!file) throw new Error(`document "${d.name}" has no stored file`);
-    return { title: d.title, name: d.name, signable: d.signable, roles: d.roles ?? [], documentOrder: d.documentOrder ?? null, metaData: d.metaData ?? null, fileSha256: file.sha256, size: file.size };
+    return { title: d.title, name: d.name, signable: d.signable, roles: d.roles ?? [], documentOrder: d.documentOrder ?? null, metaData: d.metaData ?? null, fileSha256: file.sha256, size: file.size, pageCount: file.pages ?? null };
   });
 
   const links: SigningLinkItem[] = [];
@@ -120,9 +120,9 @@ export async function persistCaseFile(client: SqlClient, job: CreationTarget, cu
                ${p.add(cf.disableEmailAttachments, "boolean")}, ${p.add(cf.senderName ? cf.senderName : null)}, ${p.add(cf.signOnMeeting, "boolean")},
                ${sendNow ? p.add(now.toISOString(), "timestamptz") : "NULL"}, now())),
      documents AS (
-       INSERT INTO "Document" ("caseFileId", title, name, signable, roles, "documentOrder", "metaData", "fileSha256", size)
+       INSERT INTO "Document" ("caseFileId", title, name, signable, roles, "documentOrder", "metaData", "fileSha256", size, "pageCount")
        SELECT ${caseFileId}, d->>'title', d->>'name', (d->>'signable')::boolean, ARRAY(SELECT jsonb_array_elements_text(d->'roles')),
-              (d->>'documentOrder')::int, d->>'metaData', d->>'fileSha256', (d->>'size')::int
+              (d->>'documentOrder')::int, d->>'metaData', d->>'fileSha256', (d->>'size')::int, (d->>'pageCount')::int
        FROM jsonb_array_elements(${json(documents)}) WITH ORDINALITY AS t(d, n) ORDER BY n),
      cc_recipients AS (
        INSERT INTO "CcRecipient" ("caseFileId", name, email, "storeAsContact")

@@ -1,0 +1,2 @@
+export { inspectPdf, type PdfInspection, type PdfRefusal } from "./inspect-pdf";
+export { PdfInspector, type PdfInspectorOptions } from "./pdf-inspector";
