@@ -17,6 +17,7 @@ import { createDevelopmentSealP12 } from "@esign/seal";
 export interface RunSecrets {
   JWT_SECRET: string;
   ENCRYPTION_KEY: string;
+  METRICS_TOKEN: string;
   SEAL_P12_PATH: string;
   SEAL_P12_PASSWORD: string;
 }
@@ -54,6 +55,8 @@ export function newRun(): BenchRun {
     secrets: {
       JWT_SECRET: randomBytes(36).toString("base64url"),
       ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+      // Production serves /metrics only to scrapers that send it.
+      METRICS_TOKEN: randomBytes(24).toString("base64url"),
       // Production requires a seal: the run's own P12 (a fresh local CA), written by ensureRunSeal.
       SEAL_P12_PATH: path.join(dir, "seal.p12"),
       SEAL_P12_PASSWORD: randomBytes(16).toString("hex"),

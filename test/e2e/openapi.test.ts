@@ -72,6 +72,7 @@ const PRODUCTION_ENV = {
   JWT_SECRET: "openapi-test-production-jwt-secret-0123456789",
   ENCRYPTION_KEY: "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100",
   WEBHOOK_ALLOW_PRIVATE: "false",
+  METRICS_TOKEN: "openapi-test-metrics-token-0123",
 };
 
 let system: System;

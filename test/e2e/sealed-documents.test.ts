@@ -260,7 +260,7 @@ describe("sealed documents", () => {
   }, 60_000);
 
   it("the casefile-worker refuses to start in production without a seal, or with a P12 it cannot open", async () => {
-    const production = { NODE_ENV: "production", JWT_SECRET: "x".repeat(40), ENCRYPTION_KEY: "ab".repeat(32), ...world.env() };
+    const production = { NODE_ENV: "production", JWT_SECRET: "x".repeat(40), ENCRYPTION_KEY: "ab".repeat(32), METRICS_TOKEN: "sealed-documents-metrics-token", ...world.env() };
     await expect(startService("casefile-worker", production)).rejects.toThrow(/SEAL_P12_PATH: production needs the platform's seal/);
     const dir = mkdtempSync(path.join(os.tmpdir(), "esign-bad-seal-"));
     try {

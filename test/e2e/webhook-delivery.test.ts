@@ -346,6 +346,7 @@ describe("in production", () => {
       NODE_ENV: "production",
       JWT_SECRET: "production-like-jwt-secret-for-the-ssrf-test-0123456789",
       ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      METRICS_TOKEN: "webhook-delivery-metrics-token",
       WEBHOOK_LADDER_SCALE: LADDER_SCALE,
     });
     const customer = await prod.customer();

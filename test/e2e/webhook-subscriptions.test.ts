@@ -479,6 +479,7 @@ describe("production endpoint policy", () => {
       JWT_SECRET: "webhook-subscriptions-test-jwt-secret-0123456789",
       ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
       WEBHOOK_ALLOW_PRIVATE: "false",
+      METRICS_TOKEN: "webhook-subscriptions-metrics-token",
       LOG_LEVEL: "warn",
     });
   });
@@ -487,9 +488,12 @@ describe("production endpoint policy", () => {
     await prod?.stop();
   });
 
-  it("refuses http and every non-public address with 400 on the endpoint field", async () => {
+  it("refuses http, every non-public address and non-web ports with 400 on the endpoint field", async () => {
     const t = await tenant(prod.url);
     const refused = [
+      "https://93.184.215.14:6379/hook",
+      "https://93.184.215.14:5432/hook",
+      "https://93.184.215.14:22/hook",
       "http://93.184.215.14/hook",
       "http://example.com/hook",
       "https://127.0.0.1/hook",

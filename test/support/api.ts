@@ -14,7 +14,11 @@ export async function closeTestDb(): Promise<void> {
   db = undefined;
 }
 
-export const TEST_ENCRYPTION_KEY = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+/**
+ * The test run's encryption key (global-setup gives it to every service it starts). Not the public
+ * development key, which production refuses, so that production-mode services of a test can share it.
+ */
+export const TEST_ENCRYPTION_KEY = "7e57e57e57e57e57e57e57e57e57e57e57e57e57e57e57e57e57e57e57e57e57";
 
 export function newCustomer(input: Partial<NewCustomer> = {}): Promise<CustomerCredentials> {
   return createCustomer(testDb(), { name: `Customer ${Math.random().toString(36).slice(2, 8)}`, ...input }, TEST_ENCRYPTION_KEY);

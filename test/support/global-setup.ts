@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { applyMigrations, ensureDatabase } from "@esign/db";
+import { TEST_ENCRYPTION_KEY } from "./api";
 import { ensureDevelopmentSeal } from "@esign/seal";
 
 /**
@@ -26,6 +27,8 @@ export default async function globalSetup(): Promise<void> {
   process.env.SEAL_DEVELOPMENT_DIR = path.join(dir, "seal");
   await ensureDevelopmentSeal(process.env.SEAL_DEVELOPMENT_DIR);
   process.env.NODE_ENV = "test";
+  // The key the tests encrypt with (support/api.ts); production-mode services of a test need a real one too.
+  process.env.ENCRYPTION_KEY = TEST_ENCRYPTION_KEY;
   // Every suite's services share one Redis prefix, so the per-address limits (all tests come from
   // 127.0.0.1) would add up across files; the abuse-limit suite sets RATE_LIMIT_SCALE=1 itself.
   process.env.RATE_LIMIT_SCALE = process.env.RATE_LIMIT_SCALE ?? "1000";

@@ -18,6 +18,8 @@ const zInt = (def: number, min = 0) => z.coerce.number().int().min(min).default(
  */
 const ZEnv = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  /** Development mode (any NODE_ENV but production) on a non-loopback HOST: refused unless this is true. */
+  ALLOW_DEVELOPMENT_ON_NETWORK: zBool.optional(),
   LOG_LEVEL: z.enum(["error", "warn", "info", "http", "verbose", "debug", "silly"]).default("info"),
   LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
 
@@ -168,6 +170,8 @@ function deriveConfig(env: z.infer<typeof ZEnv>) {
   };
 }
 
+const isLoopback = (host: string) => host === "localhost" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
+
 /** Parses the environment once; throws ConfigError naming every bad setting. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = ZEnv.safeParse(source);
@@ -180,6 +184,18 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     if (!env.JWT_SECRET) problems.push("JWT_SECRET: required in production (at least 32 characters)");
     if (!env.ENCRYPTION_KEY) problems.push("ENCRYPTION_KEY: required in production (64 hex characters)");
     if (env.WEBHOOK_ALLOW_PRIVATE === true) problems.push("WEBHOOK_ALLOW_PRIVATE: cannot be true in production");
+    // The development keys are published in this repository: with them anyone can mint tokens and read secrets.
+    if (env.JWT_SECRET === DEV_JWT_SECRET) problems.push("JWT_SECRET: the development key is public; set a random secret (openssl rand -hex 32)");
+    if (env.ENCRYPTION_KEY?.toLowerCase() === DEV_ENCRYPTION_KEY) problems.push("ENCRYPTION_KEY: the development key is public; set a random key (openssl rand -hex 32)");
+    if (env.METRICS_ENABLED !== false && !env.METRICS_TOKEN) {
+      problems.push("METRICS_TOKEN: required in production while metrics are on (at least 16 characters), or set METRICS_ENABLED=false");
+    }
+  } else if (!isLoopback(env.HOST) && env.ALLOW_DEVELOPMENT_ON_NETWORK !== true) {
+    // Development mode has public keys, loopback webhooks and a writable dashboard: never on a network.
+    problems.push(
+      `HOST: development mode (NODE_ENV=${env.NODE_ENV}) listens on loopback only, not "${env.HOST}"; ` +
+        "set NODE_ENV=production for anything reachable from outside, or ALLOW_DEVELOPMENT_ON_NETWORK=true on a network you trust",
+    );
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return deriveConfig(env);

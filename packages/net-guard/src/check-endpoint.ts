@@ -1,5 +1,6 @@
 import dns from "node:dns/promises";
 import { isBlockedAddress } from "./blocked-address";
+import { isBlockedPort, portOf } from "./blocked-port";
 
 export interface EndpointPolicy {
   /** Production: https only, public addresses only. Development: http and loopback allowed. */
@@ -27,6 +28,7 @@ export async function checkEndpoint(raw: string, policy: EndpointPolicy): Promis
   if (policy.requireHttps && url.protocol !== "https:") return { ok: false, reason: "must use https" };
   if (url.username || url.password) return { ok: false, reason: "must not contain credentials" };
   if (policy.allowPrivate) return { ok: true, url };
+  if (isBlockedPort(portOf(url))) return { ok: false, reason: `port ${portOf(url)} is not a web port (databases, caches, SSH and the like are refused)` };
   const host = url.hostname.replace(/^\[|\]$/g, "");
   let addresses: { address: string }[];
   try {

@@ -40,9 +40,18 @@ describe("checkEndpoint", () => {
     expect(res).toEqual({ ok: false, reason: "must resolve to a public address" });
   });
 
-  it("accepts a public https endpoint", async () => {
-    const res = await checkEndpoint("https://hooks.example.com/in", { ...prod, lookup: fakeLookup({ "hooks.example.com": ["93.184.216.34"] }) });
-    expect(res.ok).toBe(true);
+  it("accepts a public https endpoint, on 443 or another web port", async () => {
+    const lookup = fakeLookup({ "hooks.example.com": ["93.184.216.34"] });
+    for (const url of ["https://hooks.example.com/in", "https://hooks.example.com:443/in", "https://hooks.example.com:8443/in", "https://hooks.example.com:3000/in"]) {
+      expect((await checkEndpoint(url, { ...prod, lookup })).ok).toBe(true);
+    }
+  });
+
+  it.each([6379, 5432, 22, 25, 3306, 27017, 9200, 11211, 6443, 2375, 1])("refuses a public host on the non-web port %i in production, not in development", async (port) => {
+    const lookup = fakeLookup({ "hooks.example.com": ["93.184.216.34"] });
+    const res = await checkEndpoint(`https://hooks.example.com:${port}/in`, { ...prod, lookup });
+    expect(res).toEqual({ ok: false, reason: expect.stringContaining(`port ${port} is not a web port`) });
+    expect((await checkEndpoint(`http://127.0.0.1:${port}/in`, { allowPrivate: true, requireHttps: false })).ok).toBe(true);
   });
 });
 

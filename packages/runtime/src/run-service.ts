@@ -32,6 +32,14 @@ export function runService(name: string, start: (ctx: ServiceContext) => Promise
   }
   const logger = createLogger({ service: name, level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   initServiceMetrics(name);
+  // Which mode this is, said once at start: development's keys and permissions must never be a surprise.
+  if (config.production) logger.info("production mode", { host: config.HOST });
+  else {
+    logger.warn("development mode: public development keys, loopback webhooks allowed, writable queue dashboard; for this machine only", {
+      host: config.HOST,
+      nodeEnv: config.NODE_ENV,
+    });
+  }
   let running: RunningService | undefined;
   let stopping = false;
 

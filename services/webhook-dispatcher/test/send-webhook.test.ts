@@ -153,5 +153,13 @@ describe("WebhookSender", () => {
       expect(receiver.requests("/rebind")).toHaveLength(0);
       guarded.close();
     });
+
+    it("refuses a non-web port of a public name before connecting (a subscription saved before the port rule)", async () => {
+      const guarded = new WebhookSender({ allowPrivate: false, resolve: fakeResolver("93.184.215.14") });
+      for (const port of [6379, 5432, 22]) {
+        expect(await guarded.send(request(`https://public.example.test:${port}/x`))).toMatchObject({ outcome: "failure", cause: "blocked_address", detail: `port ${port} is not a web port` });
+      }
+      guarded.close();
+    });
   });
 });

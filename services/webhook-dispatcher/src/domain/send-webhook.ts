@@ -4,7 +4,7 @@ import https from "node:https";
 import net from "node:net";
 import { performance } from "node:perf_hooks";
 import got from "got";
-import { createGuardedLookup, isBlockedAddress } from "@esign/net-guard";
+import { createGuardedLookup, isBlockedAddress, isBlockedPort, portOf } from "@esign/net-guard";
 import type { AttemptCause, AttemptOutcome } from "@esign/webhooks";
 import { classifyTransportError } from "./classify-error";
 import { InFlightLimit } from "./in-flight-limit";
@@ -92,6 +92,8 @@ export class WebhookSender {
     if (!this.allowPrivate && net.isIP(host) !== 0 && isBlockedAddress(host)) {
       return Promise.resolve(failure("blocked_address", `${host} is not a public address`));
     }
+    // Saved before the port rule, or edited around it: checked at every connection too.
+    if (!this.allowPrivate && isBlockedPort(portOf(url))) return Promise.resolve(failure("blocked_address", `port ${portOf(url)} is not a web port`));
 
     return new Promise<SendResult>((resolve) => {
       let settled = false;

@@ -1,0 +1,59 @@
+import { ConfigError, loadConfig } from "../src";
+
+// The public development keys, as they stand in load-config.ts.
+const DEV_JWT_SECRET = "development-only-jwt-secret-do-not-use-in-production";
+const DEV_ENCRYPTION_KEY = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+
+const production = {
+  NODE_ENV: "production",
+  JWT_SECRET: "a-real-production-jwt-secret-0123456789",
+  ENCRYPTION_KEY: "ab".repeat(32),
+  METRICS_TOKEN: "a-real-metrics-token",
+};
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+}
+
+describe("production fails closed", () => {
+  it("starts with real secrets and a metrics token", () => {
+    expect(problemsOf(production)).toEqual([]);
+    expect(loadConfig(production).production).toBe(true);
+  });
+
+  it("refuses the public development JWT_SECRET and ENCRYPTION_KEY (in any case)", () => {
+    expect(problemsOf({ ...production, JWT_SECRET: DEV_JWT_SECRET })).toEqual([expect.stringMatching(/^JWT_SECRET: the development key is public/)]);
+    expect(problemsOf({ ...production, ENCRYPTION_KEY: DEV_ENCRYPTION_KEY.toUpperCase() })).toEqual([expect.stringMatching(/^ENCRYPTION_KEY: the development key is public/)]);
+  });
+
+  it("refuses to serve /metrics without METRICS_TOKEN, unless metrics are off", () => {
+    const { METRICS_TOKEN: _omitted, ...noToken } = production;
+    expect(problemsOf(noToken)).toEqual([expect.stringMatching(/^METRICS_TOKEN: required in production/)]);
+    expect(problemsOf({ ...noToken, METRICS_ENABLED: "false" })).toEqual([]);
+  });
+});
+
+describe("development mode is for this machine only", () => {
+  it.each(["development", "test", undefined])("NODE_ENV=%s is development mode, on loopback by default", (nodeEnv) => {
+    const config = loadConfig(nodeEnv ? { NODE_ENV: nodeEnv } : {});
+    expect(config.mode).toBe("development");
+    expect(config.HOST).toBe("127.0.0.1");
+  });
+
+  it.each(["0.0.0.0", "::", "192.168.1.5", "esign.example.com"])("refuses HOST=%s in development mode", (host) => {
+    expect(problemsOf({ HOST: host })).toEqual([expect.stringMatching(/^HOST: development mode \(NODE_ENV=development\) listens on loopback only/)]);
+    expect(problemsOf({ NODE_ENV: "test", HOST: host })).toHaveLength(1);
+  });
+
+  it("takes loopback spellings, and a network only when ALLOW_DEVELOPMENT_ON_NETWORK=true", () => {
+    for (const host of ["127.0.0.1", "127.0.1.1", "::1", "localhost"]) expect(problemsOf({ HOST: host })).toEqual([]);
+    expect(problemsOf({ HOST: "0.0.0.0", ALLOW_DEVELOPMENT_ON_NETWORK: "true" })).toEqual([]);
+    expect(problemsOf({ ...production, HOST: "0.0.0.0" })).toEqual([]);
+  });
+});
