@@ -1,0 +1,206 @@
+import fc from "fast-check";
+import { closeTestDb, getToken, newCustomer, testDb } from "../support/api";
+import { makePdf } from "../support/pdf";
+import { validCaseFile } from "../support/payloads";
+import { createCase } from "../support/signing-api";
+import { startSystem, type System } from "../support/system";
+
+/*
+ * Property-based fuzzing of every entry point that takes client input (issue 14): arbitrary JSON,
+ * strings (lone surrogates and NUL included), numbers, deep nesting and multipart shapes thrown at
+ * create, the token endpoint, the signing actions and the subscription API. For every case: never
+ * a 5xx, never a hang (each answer within 10 s), and nothing written when the answer is a 4xx; after
+ * all of them the gateway still answers. FUZZ_RUNS sets the cases per target (default 150).
+ */
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
+const TIMEOUT_MS = 10_000;
+
+let system: System;
+let token: string;
+let customerId: number;
+let pdf: Buffer;
+let signingUrl: string;
+let signerId: number;
+const ran: Record<string, number> = {};
+
+// Strings of any UTF-16 code units (lone surrogates, NUL, controls), and of Unicode characters.
+const anyString = fc.oneof(fc.string({ unit: "binary", maxLength: 40 }), fc.string({ unit: "grapheme", maxLength: 40 }), fc.constantFrom("", " ", "\u0000", "\ud800", "x".repeat(3000)));
+const anyNumber = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, -1, 2 ** 31, 2 ** 53, Number.MAX_VALUE, 1e-300));
+const json = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    anyString,
+    anyNumber,
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie("value"), { maxLength: 5 }),
+    fc.dictionary(anyString, tie("value"), { maxKeys: 5 }),
+  ),
+})).value;
+/** Deeper than any handler expects: 1 to 200 levels of arrays or objects. */
+const deep = fc.integer({ min: 1, max: 200 }).map((n) => JSON.parse(`${"[".repeat(n)}1${"]".repeat(n)}`) as unknown);
+
+/** A valid create payload with one leaf replaced by anything, or a key added anywhere. */
+function mutated(base: unknown) {
+  return fc.tuple(fc.nat(), json, anyString).map(([pick, value, key]) => {
+    const copy = JSON.parse(JSON.stringify(base)) as unknown;
+    const slots: { parent: Record<string, unknown> | unknown[]; key: string | number }[] = [];
+    const walk = (v: unknown) => {
+      if (Array.isArray(v)) v.forEach((x, i) => (slots.push({ parent: v, key: i }), walk(x)));
+      else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) (slots.push({ parent: v as Record<string, unknown>, key: k }), walk(x));
+    };
+    walk(copy);
+    const slot = slots[pick % slots.length]!;
+    if (pick % 3 === 0 && !Array.isArray(slot.parent)) (slot.parent as Record<string, unknown>)[key] = value;
+    else (slot.parent as Record<string | number, unknown>)[slot.key] = value;
+    return copy;
+  });
+}
+
+async function send(path: string, init: RequestInit): Promise<number> {
+  const res = await fetch(`${system.gateway.url}${path}`, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+function counted(target: string) {
+  ran[target] = (ran[target] ?? 0) + 1;
+}
+
+beforeAll(async () => {
+  system = await startSystem(["casefile-worker"], {}, { JOB_POLL_LIMIT_PER_MINUTE: "0" });
+  const creds = await newCustomer();
+  customerId = creds.customerId;
+  token = await getToken(system.gateway.url, creds);
+  pdf = await makePdf("fuzzed");
+  await freshSigner();
+}, 60_000);
+
+/** A case file with one pending signer whose link the signing cases post to. */
+async function freshSigner(): Promise<void> {
+  const payload = validCaseFile({
+    signers: [{ name: "Fuzz", email: "fuzz@example.com", enableInsecureSigning: true, insecureSigningMethods: ["text", "draw", "image"] }],
+    documents: [{ title: "Contract", name: "contract.pdf" }],
+    ccRecipients: [],
+  });
+  const cf = await createCase(system.gateway.url, token, payload, [{ name: "contract.pdf", content: pdf }]);
+  const link = Object.values(cf.links)[0]!;
+  signingUrl = new URL(link.url).pathname;
+  signerId = link.signerId;
+}
+
+afterAll(async () => {
+  const { "signing-accepted": accepted = 0, ...targets } = ran;
+  const total = Object.values(targets).reduce((a, b) => a + b, 0);
+  process.stdout.write(`fuzz: ${total} cases (${Object.entries(targets).map(([k, v]) => `${k} ${v}`).join(", ")}; ${accepted} signing bodies valid by chance), none answered 5xx\n`);
+  await system?.stop();
+  await closeTestDb();
+});
+
+describe("fuzzing: never a 5xx, never a hang, nothing written on a 4xx", () => {
+  const jobsOfCustomer = () => testDb().creationJob.count({ where: { customerId } });
+
+  it("POST create: arbitrary data parts (text, JSON, mutated payloads) and multipart shapes", async () => {
+    const base = validCaseFile({ documents: [{ title: "Contract", name: "contract.pdf" }] });
+    const data = fc.oneof(anyString, json.map((v) => JSON.stringify(v)), deep.map((v) => JSON.stringify({ caseFile: v })), mutated(base).map((v) => JSON.stringify(v)));
+    const part = fc.record({
+      field: fc.constantFrom("files", "files[]", "data", "other", "file"),
+      name: fc.oneof(fc.constant("contract.pdf"), anyString.filter((s) => !/[\r\n"]/.test(s))),
+      content: fc.oneof(fc.constant("pdf"), fc.uint8Array({ maxLength: 200 }), fc.constant("%PDF-1.7\n%%EOF")),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.option(data, { nil: undefined }), fc.array(part, { maxLength: 3 }), fc.boolean(), async (dataPart, parts, dataTwice) => {
+        counted("create");
+        const form = new FormData();
+        if (dataPart !== undefined) form.append("data", dataPart);
+        if (dataTwice && dataPart !== undefined) form.append("data", dataPart);
+        for (const p of parts) {
+          const bytes = p.content === "pdf" ? pdf : typeof p.content === "string" ? Buffer.from(p.content) : Buffer.from(p.content);
+          form.append(p.field, new Blob([bytes], { type: "application/pdf" }), p.name);
+        }
+        const before = await jobsOfCustomer();
+        const status = await send("/send/api/v1/casefiles/20251022/create", { method: "POST", headers: { "X-Auth-Token": token }, body: form });
+        expect(status).toBeLessThan(500);
+        if (status >= 400) expect(await jobsOfCustomer()).toBe(before);
+      }),
+      { numRuns: RUNS },
+    );
+  }, 300_000);
+
+  it("POST /oauth/token: arbitrary JSON and form bodies", async () => {
+    const body = fc.oneof(
+      json.map((v) => ({ type: "application/json", text: JSON.stringify(v) })),
+      fc.dictionary(fc.constantFrom("grant_type", "client_id", "client_secret", "key", "nonce", "digest", "created_at", "refresh_token", "x"), anyString).map((d) => ({
+        type: "application/x-www-form-urlencoded",
+        text: new URLSearchParams(d).toString(),
+      })),
+      anyString.map((s) => ({ type: "application/json", text: s })),
+    );
+    await fc.assert(
+      fc.asyncProperty(body, async (b) => {
+        counted("token");
+        const status = await send("/oauth/token", { method: "POST", headers: { "content-type": b.type }, body: b.text });
+        expect(status).toBeLessThan(500);
+      }),
+      { numRuns: RUNS },
+    );
+  }, 300_000);
+
+  it("POST the signing actions: arbitrary sign and reject bodies; the signer stays pending on a 4xx", async () => {
+    const body = fc.oneof(
+      json,
+      fc.record({ method: fc.oneof(fc.constantFrom("text", "draw", "image", "mitid.dk"), anyString), value: fc.oneof(anyString, anyNumber, json) }, { requiredKeys: [] }),
+      fc.record({ reason: fc.oneof(anyString, json) }, { requiredKeys: [] }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("sign", "reject"), body, async (action, b) => {
+        counted("signing");
+        const events = await testDb().event.count({ where: { customerId } });
+        const status = await send(`${signingUrl}/${action}`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(b) });
+        expect(status).toBeLessThan(500);
+        if (status >= 400) {
+          expect((await testDb().signer.findUniqueOrThrow({ where: { id: signerId } })).status).toBe(1);
+          expect(await testDb().event.count({ where: { customerId } })).toBe(events);
+        } else {
+          // A valid signature or rejection made by chance ends this signer's turn: the next cases get a new one.
+          counted("signing-accepted");
+          await freshSigner();
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  }, 300_000);
+
+  it("POST and PUT the subscription API: arbitrary bodies", async () => {
+    const body = fc.oneof(json, fc.record({ endpoint: fc.oneof(anyString, fc.webUrl(), json), eventTypes: fc.oneof(fc.array(anyString, { maxLength: 4 }), json), isActive: fc.oneof(fc.boolean(), json) }, { requiredKeys: [] }));
+    const subs = () => testDb().webhookSubscription.count({ where: { customerId } });
+    const existing = await fetch(`${system.gateway.url}/webhook/api/v1/subscriptions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ eventTypes: ["sign.casefile.completed"], endpoint: "http://127.0.0.1:9/fuzz" }),
+    });
+    const id = ((await existing.json()) as { id: string }).id;
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("POST", "PUT"), body, async (method, b) => {
+        counted("subscriptions");
+        const before = await subs();
+        const row = await testDb().webhookSubscription.findUniqueOrThrow({ where: { id } });
+        const path = method === "POST" ? "/webhook/api/v1/subscriptions" : `/webhook/api/v1/subscriptions/${id}`;
+        const status = await send(path, { method, headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify(b) });
+        expect(status).toBeLessThan(500);
+        if (status >= 400) {
+          expect(await subs()).toBe(before);
+          expect((await testDb().webhookSubscription.findUniqueOrThrow({ where: { id } })).updatedAt).toEqual(row.updatedAt);
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  }, 300_000);
+
+  it("leaves the gateway up and answering", async () => {
+    expect(system.gateway.isRunning()).toBe(true);
+    expect((await fetch(`${system.gateway.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${system.gateway.url}/readyz`)).status).toBe(200);
+  });
+});
