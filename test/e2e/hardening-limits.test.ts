@@ -135,6 +135,16 @@ describe("creates and polls per customer", () => {
   });
 });
 
+describe("the public verification", () => {
+  it("answers the 31st POST /verify of a minute from an address with 429, before reading the PDF", async () => {
+    const post = () => fetch(`${system.gateway.url}/verify`, { method: "POST", headers: { "content-type": "application/pdf" }, body: pdf });
+    for (let i = 0; i < 30; i++) expect((await post()).status).toBe(200);
+    const over = await post();
+    expect(over.status).toBe(429);
+    expect(over.headers.get("retry-after")).toMatch(/^\d+$/);
+  });
+});
+
 describe("case file caps", () => {
   it("refuses more signers than CASEFILE_MAX_SIGNERS with one 400 naming the list, and 10,000 signers without listing them", async () => {
     const token = await getToken(system.gateway.url, await world.customer());

@@ -75,6 +75,8 @@ const ZEnv = z.object({
   SIGNING_FAILURES_PER_ADDRESS_PER_MINUTE: zInt(30, 0),
   /** All signing-page requests per client address per minute. */
   SIGNING_REQUESTS_PER_ADDRESS_PER_MINUTE: zInt(600, 0),
+  /** Public POST /verify requests per client address per minute (each holds a PDF in memory). */
+  VERIFY_REQUESTS_PER_ADDRESS_PER_MINUTE: zInt(30, 0),
   /** Creates per customer per minute. */
   CREATES_PER_CUSTOMER_PER_MINUTE: zInt(600, 0),
   /** Job polls per customer (of the polled job) per minute, on top of the per-job limit. */

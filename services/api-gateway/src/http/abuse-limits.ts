@@ -12,6 +12,7 @@ export interface AbuseLimits {
   createsByCustomer: RateLimit;
   pollsByCustomer: RateLimit;
   pollsByJob: RateLimit;
+  verifyByAddress: RateLimit;
 }
 
 const built = new WeakMap<GatewayContext, AbuseLimits>();
@@ -35,6 +36,8 @@ export function abuseLimits(ctx: GatewayContext): AbuseLimits {
     createsByCustomer: perMinute("creates-customer", c.CREATES_PER_CUSTOMER_PER_MINUTE, true),
     pollsByCustomer: perMinute("job-polls-customer", c.JOB_POLLS_PER_CUSTOMER_PER_MINUTE, true),
     pollsByJob: perMinute("job-poll", c.JOB_POLL_LIMIT_PER_MINUTE, true, false),
+    // Unauthenticated and memory-bound (the PDF is read whole): refused without Redis.
+    verifyByAddress: perMinute("verify-address", c.VERIFY_REQUESTS_PER_ADDRESS_PER_MINUTE, false),
   };
   built.set(ctx, limits);
   return limits;

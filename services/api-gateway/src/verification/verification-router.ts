@@ -1,8 +1,9 @@
-import { Router } from "express";
+import { Router, type NextFunction, type Request, type Response } from "express";
 import { AppError } from "@esign/errors";
 import { inspectSeal, verifyForPublic } from "@esign/seal";
 import type { GatewayContext } from "../context";
 import { authenticate, principalOf } from "../auth/authenticate";
+import { abuseLimits, addressOf } from "../http/abuse-limits";
 import { readPdfUpload, uploadedPdf } from "./read-pdf-upload";
 import { ZDocumentVerificationParams, presentDocumentVerification } from "./verification-schemas";
 
@@ -31,7 +32,14 @@ export function verificationRouter(ctx: GatewayContext): Router {
     res.json(presentDocumentVerification(doc, report));
   });
 
-  router.post(PUBLIC_VERIFY_PATH, readPdfUpload(ctx.config.UPLOAD_MAX_FILE_BYTES), async (req, res) => {
+  const limits = abuseLimits(ctx);
+  // Counted before the upload is read: an address past its limit costs no memory.
+  const bounded = async (req: Request, res: Response, next: NextFunction) => {
+    await limits.verifyByAddress.consume(res, addressOf(req), "Too many verifications from this address; slow down");
+    next();
+  };
+
+  router.post(PUBLIC_VERIFY_PATH, bounded, readPdfUpload(ctx.config.UPLOAD_MAX_FILE_BYTES), async (req, res) => {
     const bytes = uploadedPdf(req);
     const answer = await verifyForPublic(bytes, async (sha256) => (await ctx.db.sealCertificate.count({ where: { sha256 } })) > 0);
     res.setHeader("Cache-Control", "no-store");
