@@ -4,18 +4,29 @@ import { answerMetrics, type MetricsEndpointOptions } from "./metrics/metrics-en
 
 export type ReadinessChecks = Record<string, () => Promise<unknown>>;
 
-async function runChecks(checks: ReadinessChecks): Promise<{ ok: boolean; checks: Record<string, string> }> {
+const READINESS_TIMEOUT = "readiness check timed out after 2 s";
+
+/** Told why a check failed (the driver's text names hosts and ports): for the log, never the answer. */
+export type CheckFailureReporter = (check: string, err: Error) => void;
+
+/**
+ * Runs the readiness checks. The unauthenticated answer says only "ok", "unavailable" or "timeout"
+ * per dependency; the driver's own error text (it names hosts, ports, users) goes to `report`.
+ */
+async function runChecks(checks: ReadinessChecks, report?: CheckFailureReporter): Promise<{ ok: boolean; checks: Record<string, string> }> {
   const results: Record<string, string> = {};
   let ok = true;
   await Promise.all(
     Object.entries(checks).map(async ([name, check]) => {
       let timer: NodeJS.Timeout | undefined;
       try {
-        await Promise.race([check(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("timeout")), 2000)))]);
+        await Promise.race([check(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(READINESS_TIMEOUT)), 2000)))]);
         results[name] = "ok";
       } catch (err) {
         ok = false;
-        results[name] = (err as Error).message;
+        const timedOut = err instanceof Error && err.message === READINESS_TIMEOUT;
+        results[name] = timedOut ? "timeout" : "unavailable";
+        report?.(name, err instanceof Error ? err : new Error(String(err)));
       } finally {
         // A pending 2 s timer per check would keep a stopping process (or a test run) alive.
         clearTimeout(timer);
@@ -28,6 +39,8 @@ async function runChecks(checks: ReadinessChecks): Promise<{ ok: boolean; checks
 export interface HealthServerOptions {
   /** `/metrics` of the process registry; on unless `enabled: false`. */
   metrics?: MetricsEndpointOptions;
+  /** Where a failed readiness check's reason goes (the log). */
+  reportCheckFailure?: CheckFailureReporter;
 }
 
 /**
@@ -42,7 +55,7 @@ export function startHealthServer(port: number, host: string, checks: ReadinessC
     };
     if (req.url === "/healthz") return send(200, { status: "ok" });
     if (req.url === "/readyz") {
-      void runChecks(checks).then((r) => send(r.ok ? 200 : 503, { status: r.ok ? "ready" : "not_ready", checks: r.checks }));
+      void runChecks(checks, options.reportCheckFailure).then((r) => send(r.ok ? 200 : 503, { status: r.ok ? "ready" : "not_ready", checks: r.checks }));
       return;
     }
     if (req.url === "/metrics" && (req.method === "GET" || req.method === "HEAD")) {
@@ -77,8 +90,9 @@ interface WorkerHealthSettings {
 }
 
 /** A worker's health server as every worker configures it: its port, /readyz checks and /metrics. */
-export function startWorkerHealth(config: WorkerHealthSettings, defaultPort: number, checks: ReadinessChecks): Promise<http.Server> {
+export function startWorkerHealth(config: WorkerHealthSettings, defaultPort: number, checks: ReadinessChecks, reportCheckFailure?: CheckFailureReporter): Promise<http.Server> {
   return startHealthServer(config.HEALTH_PORT ?? defaultPort, config.HOST, checks, {
     metrics: { enabled: config.METRICS_ENABLED, token: config.METRICS_TOKEN },
+    ...(reportCheckFailure ? { reportCheckFailure } : {}),
   });
 }

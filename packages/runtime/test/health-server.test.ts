@@ -23,6 +23,31 @@ describe("the workers' health server", () => {
     expect(await ready.json()).toEqual({ status: "ready", checks: { ok: "ok" } });
   });
 
+  it("answers a failing dependency as unavailable without the driver's text (it names hosts and ports), which goes to the log", async () => {
+    const reported: [string, string][] = [];
+    const failing = await startHealthServer(
+      0,
+      "127.0.0.1",
+      {
+        postgres: async () => {
+          throw new Error("connect ECONNREFUSED 10.1.2.3:5432 (user esign)");
+        },
+        redis: async () => "PONG",
+      },
+      { reportCheckFailure: (check, err) => reported.push([check, err.message]) },
+    );
+    try {
+      const res = await fetch(`http://127.0.0.1:${(failing.address() as AddressInfo).port}/readyz`);
+      expect(res.status).toBe(503);
+      const text = await res.text();
+      expect(JSON.parse(text)).toEqual({ status: "not_ready", checks: { postgres: "unavailable", redis: "ok" } });
+      expect(text).not.toMatch(/10\.1\.2\.3|5432|ECONNREFUSED|esign/);
+      expect(reported).toEqual([["postgres", "connect ECONNREFUSED 10.1.2.3:5432 (user esign)"]]);
+    } finally {
+      await new Promise<void>((resolve) => failing.close(() => resolve()));
+    }
+  });
+
   it("serves /metrics in the Prometheus text format, behind the metrics token when one is set", async () => {
     expect((await fetch(`${url}/metrics`)).status).toBe(401);
     const res = await fetch(`${url}/metrics`, { headers: { authorization: "Bearer scrape-token-0123456789" } });

@@ -55,7 +55,7 @@ runService("casefile-worker", async ({ config, logger }) => {
   const health = await startWorkerHealth(config, DEFAULT_HEALTH_PORT, {
     postgres: () => db.$queryRaw`SELECT 1`,
     redis: () => connection.ping(),
-  });
+  }, (check, err) => logger.warn("readiness check failed", { check, error: err.message }));
   return {
     async close() {
       await worker.close();

@@ -53,7 +53,7 @@ runService("webhook-dispatcher", async ({ config, logger }) => {
   const health = await startWorkerHealth(config, DEFAULT_HEALTH_PORT, {
     postgres: () => db.$queryRaw`SELECT 1`,
     redis: () => connection.ping(),
-  });
+  }, (check, err) => logger.warn("readiness check failed", { check, error: err.message }));
   logger.info("dispatcher ready", {
     ladderScale: config.WEBHOOK_LADDER_SCALE,
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,

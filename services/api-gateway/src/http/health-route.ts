@@ -8,7 +8,9 @@ export function healthRouter(ctx: GatewayContext): Router {
     res.json({ status: "ok" });
   });
   router.get("/readyz", async (_req, res) => {
-    const r = await runChecks({ postgres: () => ctx.db.$queryRaw`SELECT 1`, redis: () => ctx.redis.ping() });
+    const r = await runChecks({ postgres: () => ctx.db.$queryRaw`SELECT 1`, redis: () => ctx.redis.ping() }, (check, err) =>
+      ctx.logger.warn("readiness check failed", { check, error: err.message }),
+    );
     res.status(r.ok ? 200 : 503).json({ status: r.ok ? "ready" : "not_ready", checks: r.checks });
   });
   return router;
