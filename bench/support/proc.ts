@@ -14,6 +14,30 @@ export function cpuMs(pid: number): number {
   return ((utime + stime) * 1000) / TICKS_PER_SECOND;
 }
 
+/**
+ * CPU time used so far by the process's live children (the gateway's PDF inspectors), in ms. A
+ * child's time is not in its parent's utime/stime until it exits, so the bench reads it here.
+ */
+export function childrenCpuMs(pid: number): number {
+  let total = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let children: string;
+    try {
+      children = readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8");
+    } catch {
+      continue;
+    }
+    for (const child of children.split(" ").filter(Boolean)) {
+      try {
+        total += cpuMs(Number(child));
+      } catch {
+        // exited meanwhile
+      }
+    }
+  }
+  return total;
+}
+
 /** CPU time used so far per thread of the process (name from /proc/<pid>/task/<tid>/comm), in ms. */
 export function threadCpuMs(pid: number): Map<string, number> {
   const out = new Map<string, number>();
