@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { ZCaseFilePayload, ZSignerPayload } from "./events";
 import type { JobData, JobNames, QueueName } from "./jobs";
 
 /**
@@ -14,12 +14,10 @@ type JobOf<Q extends QueueName> = {
 /** Any job of the catalog, with its data typed by queue and name. */
 export type InternalJob = { [Q in QueueName]: JobOf<Q> }[QueueName];
 
-const ZSignerEventPayload = z.object({ id: z.number().int(), caseFile: z.object({ id: z.number().int() }) });
-const ZCaseFileEventPayload = z.object({ id: z.number().int() });
-
 export function internalJobsFor(event: { id: string; eventType: string; payload: unknown }): InternalJob[] {
-  const signer = ZSignerEventPayload.safeParse(event.payload);
-  const caseFile = ZCaseFileEventPayload.safeParse(event.payload);
+  // The catalog's payload schemas: the reactions read the payloads every writer builds with it.
+  const signer = ZSignerPayload.safeParse(event.payload);
+  const caseFile = ZCaseFilePayload.safeParse(event.payload);
   switch (event.eventType) {
     case "sign.signer.requestActivated":
       return signer.success

@@ -6,3 +6,4 @@ export * from "./creation-job";
 export * from "./signing-rules";
 export * from "./event-routes";
 export * from "./storable-text";
+export * from "./event-catalog";

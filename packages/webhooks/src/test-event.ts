@@ -1,5 +1,5 @@
 import { insertEvent, type Db } from "@esign/db";
-import { TEST_EVENT_TYPE, topicOf } from "@esign/schema";
+import { testEvent } from "@esign/schema";
 import { SubscriptionNotFoundError } from "./errors";
 
 /** The text payload of the test event (the spec: "The test event carries a text string"). */
@@ -15,13 +15,7 @@ export async function createTestEvent(db: Db, customerId: number, subscriptionId
   return db.$transaction(async (tx) => {
     const found = await tx.webhookSubscription.count({ where: { id: subscriptionId, customerId, deletedAt: null } });
     if (found === 0) throw new SubscriptionNotFoundError(subscriptionId);
-    return insertEvent(tx, {
-      customerId,
-      topic: topicOf(TEST_EVENT_TYPE),
-      eventType: TEST_EVENT_TYPE,
-      payload: testEventPayload(subscriptionId),
-      targetSubscriptionId: subscriptionId,
-    });
+    return insertEvent(tx, testEvent(customerId, testEventPayload(subscriptionId), subscriptionId));
   });
 }
 
@@ -31,7 +25,5 @@ export async function createTestEvent(db: Db, customerId: number, subscriptionId
  * subscription of the customer whose eventTypes include `webhook.subscription.test`.
  */
 export async function createAccountTestEvent(db: Db, customerId: number): Promise<string> {
-  return db.$transaction((tx) =>
-    insertEvent(tx, { customerId, topic: topicOf(TEST_EVENT_TYPE), eventType: TEST_EVENT_TYPE, payload: testEventPayload() }),
-  );
+  return db.$transaction((tx) => insertEvent(tx, testEvent(customerId, testEventPayload())));
 }

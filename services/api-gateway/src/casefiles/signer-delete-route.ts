@@ -1,7 +1,7 @@
 import { Router } from "express";
 import { insertEvent } from "@esign/db";
 import { AppError } from "@esign/errors";
-import { CASEFILE_STATUS, SIGNER_STATUS, signableDocumentsFor } from "@esign/schema";
+import { CASEFILE_STATUS, SIGNER_STATUS, signableDocumentsFor, signerEvent } from "@esign/schema";
 import type { GatewayContext } from "../context";
 import { authenticate, principalOf } from "../auth/authenticate";
 import { requestIdOf } from "../http/request-context";
@@ -49,12 +49,7 @@ export function signerDeleteRouter(ctx: GatewayContext): Router {
       if (remaining.length === 0) throw new AppError("conflict", "This is the last signer who can sign: a case file needs at least one signer");
 
       await tx.signer.update({ where: { id: signer.id }, data: { status: SIGNER_STATUS.deleted, deletedAt: new Date() } });
-      await insertEvent(tx, {
-        customerId,
-        topic: "signer",
-        eventType: "sign.signer.deleted",
-        payload: { id: signer.id, caseFile: { id: caseFileId.data, status: cf.status } },
-      });
+      await insertEvent(tx, signerEvent({ id: caseFileId.data, customerId }, cf.status, signer.id, "sign.signer.deleted"));
       return cf.status;
     });
     ctx.logger.info("signer deleted", { requestId: requestIdOf(res), signerId: signerId.data, caseFileId: caseFileId.data, caseFileStatus: status });

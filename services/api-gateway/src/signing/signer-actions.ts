@@ -1,5 +1,5 @@
 import { insertEvent, type CaseFile, type Db, type Signer, type Tx } from "@esign/db";
-import { CASEFILE_STATUS, SIGNER_STATUS, type EventType } from "@esign/schema";
+import { CASEFILE_STATUS, SIGNER_STATUS, caseFileEvent, signerEvent, type SignerEventType } from "@esign/schema";
 import type { RequestEvidence } from "./request-evidence";
 import { blockerFor } from "./signer-state";
 
@@ -25,8 +25,8 @@ async function lockFresh(tx: Tx, ref: SignerRef, now: Date): Promise<{ signer: S
   return { signer, caseFile };
 }
 
-async function signerEvent(tx: Tx, caseFile: Pick<CaseFile, "id" | "customerId">, signerId: number, eventType: EventType, status: number): Promise<void> {
-  await insertEvent(tx, { customerId: caseFile.customerId, topic: "signer", eventType, payload: { id: signerId, caseFile: { id: caseFile.id, status } } });
+async function emitSignerEvent(tx: Tx, caseFile: Pick<CaseFile, "id" | "customerId">, signerId: number, eventType: SignerEventType, status: number): Promise<void> {
+  await insertEvent(tx, signerEvent(caseFile, status, signerId, eventType));
 }
 
 export interface Signature {
@@ -63,8 +63,8 @@ export async function recordSignature(db: Db, ref: SignerRef, sig: Signature, re
         actionUserAgent: sig.evidence.userAgent,
       },
     });
-    await signerEvent(tx, caseFile, signer.id, "sign.signer.signed", caseFile.status);
-    if (sig.imageUpload) await signerEvent(tx, caseFile, signer.id, "sign.signer.signedWithImageUploadAndNAP", caseFile.status);
+    await emitSignerEvent(tx, caseFile, signer.id, "sign.signer.signed", caseFile.status);
+    if (sig.imageUpload) await emitSignerEvent(tx, caseFile, signer.id, "sign.signer.signedWithImageUploadAndNAP", caseFile.status);
     return { signerId: signer.id, caseFileStatus: caseFile.status };
   });
 }
@@ -79,8 +79,8 @@ export async function recordRejection(db: Db, ref: SignerRef, reason: string | n
       data: { status: SIGNER_STATUS.rejected, rejectedAt: now, rejectReason: reason, actionIp: evidence.ip, actionUserAgent: evidence.userAgent },
     });
     await tx.caseFile.update({ where: { id: caseFile.id }, data: { status, rejectedAt: now } });
-    await signerEvent(tx, caseFile, signer.id, "sign.signer.rejected", status);
-    await insertEvent(tx, { customerId: caseFile.customerId, topic: "casefile", eventType: "sign.casefile.rejected", payload: { id: caseFile.id, status } });
+    await emitSignerEvent(tx, caseFile, signer.id, "sign.signer.rejected", status);
+    await insertEvent(tx, caseFileEvent(caseFile, status, "sign.casefile.rejected"));
     return { signerId: signer.id, caseFileStatus: status };
   });
 }
@@ -104,7 +104,7 @@ export async function recordOpened(db: Db, signer: Pick<Signer, "id">, caseFile:
       data: { openedAt: now },
     });
     if (claimed.count === 0) return false;
-    await signerEvent(tx, caseFile, signer.id, "sign.signer.opened", caseFile.status);
+    await emitSignerEvent(tx, caseFile, signer.id, "sign.signer.opened", caseFile.status);
     return true;
   });
 }
@@ -132,7 +132,7 @@ export async function recordRequestOpened(db: Db, signerId: number): Promise<boo
     if (recent.length > 0) return false;
     // The first opening stays: it is when the signer's status became "request opened" (Penneo's 1).
     await tx.$executeRaw`UPDATE "Signer" SET "requestOpenedAt" = now() WHERE id = ${signerId} AND "requestOpenedAt" IS NULL`;
-    await signerEvent(tx, caseFile, signerId, "sign.signer.requestOpened", caseFile.status);
+    await emitSignerEvent(tx, caseFile, signerId, "sign.signer.requestOpened", caseFile.status);
     return true;
   });
 }

@@ -1,7 +1,6 @@
 import { encryptSecret, eventInsertSql, notifyIfAnySql, SqlParams, type SqlClient } from "@esign/db";
-import { CASEFILE_STATUS, SIGNER_STATUS, signableDocumentsFor, type SigningLinkItem, type StoredFile, type StoredJobResult, type TCaseFile } from "@esign/schema";
+import { CASEFILE_STATUS, SIGNER_STATUS, signableDocumentsFor, signerEvent, type SigningLinkItem, type StoredFile, type StoredJobResult, type TCaseFile } from "@esign/schema";
 import { resolveSecureMethods, type AccountSettings } from "./account-checks";
-import { signerEvent } from "./lifecycle-events";
 import { newSigningToken, signingLinkUrl } from "./signing-tokens";
 import type { CreatedSnapshot } from "./schedule-send";
 import { mayBeSent } from "./send-casefile";

@@ -1,6 +1,6 @@
 import { decryptSecret, sqlPool, trackingId, withSqlTransaction, type OutboxEvent, type SqlClient } from "@esign/db";
 import type { MailMessage } from "@esign/mailer";
-import { CASEFILE_STATUS, SIGNER_STATUS, type EventType } from "@esign/schema";
+import { CASEFILE_STATUS, SIGNER_STATUS, signerEvent, type SignerEventType } from "@esign/schema";
 import type { MailboxMessage } from "../channels/mailbox-gateway";
 import type { NotifierContext } from "../context";
 import { fromNameOf } from "./case-file-documents";
@@ -44,7 +44,7 @@ export type SignerOutcome =
   | { status: "bounced"; channel: NotificationChannel; error: unknown; responseCode?: number }
   | { status: "skipped"; reason: SkipReason; reminders?: ReminderState };
 
-const SENT_EVENT: Record<SignerMessageKind, EventType> = {
+const SENT_EVENT: Record<SignerMessageKind, SignerEventType> = {
   signing_request: "sign.signer.requestSent",
   reminder: "sign.signer.reminderSent",
 };
@@ -167,7 +167,7 @@ export async function notifySigner(ctx: NotifierContext, kind: SignerMessageKind
     if (!loaded) return { status: "skipped", reason: "not_found" };
     const s = loaded.signer;
     const cf = s.caseFile;
-    const signerEvent = (eventType: EventType): OutboxEvent => ({ customerId: cf.customerId, topic: "signer", eventType, payload: { id: s.id, caseFile: { id: cf.id, status: cf.status } } });
+    const eventOf = (eventType: SignerEventType): OutboxEvent => signerEvent(cf, cf.status, s.id, eventType);
 
     if (loaded.alreadySent) return { status: "skipped", reason: "already_sent", reminders: await reminderStateOf(client, s, now) };
     const blocked = notPendingReason(s, now);
@@ -186,7 +186,7 @@ export async function notifySigner(ctx: NotifierContext, kind: SignerMessageKind
       await writeMessageOutcome(client, signerId, {
         notification: { ...record, recipient: delivery.recipient || "(none)", status: "failed", error: reason, createdAt: new Date() },
         markUndeliverable: true,
-        event: signerEvent("sign.signer.undeliverable"),
+        event: eventOf("sign.signer.undeliverable"),
       });
       return { status: "undeliverable", channel: delivery.channel, reason, responseCode };
     };
@@ -204,7 +204,7 @@ export async function notifySigner(ctx: NotifierContext, kind: SignerMessageKind
         case "bounce":
           // Committed although the job fails: each refused attempt is reported once, and the retry
           // (a new attempt) finds no Notification row and sends again.
-          await writeMessageOutcome(client, signerId, { event: signerEvent("sign.signer.transientBounce") });
+          await writeMessageOutcome(client, signerId, { event: eventOf("sign.signer.transientBounce") });
           return { status: "bounced", channel: delivery.channel, error: err, responseCode: responseCodeOf(err) };
         case "retry":
           throw err;
@@ -216,7 +216,7 @@ export async function notifySigner(ctx: NotifierContext, kind: SignerMessageKind
     const written = await writeMessageOutcome(client, signerId, {
       notification: { ...record, recipient: delivery.recipient, status: "sent", messageId, createdAt: sentAt },
       countReminder: kind === "reminder",
-      event: signerEvent(SENT_EVENT[kind]),
+      event: eventOf(SENT_EVENT[kind]),
     });
     return {
       status: "sent",
