@@ -5,7 +5,7 @@ import type { Express } from "express";
 import { loadConfig } from "@esign/config";
 import { createPrisma } from "@esign/db";
 import { createLogger } from "@esign/logger";
-import { Producer, createRedis } from "@esign/queue";
+import { EnqueueBacklog, Producer, createRedis } from "@esign/queue";
 // Not a root dependency: the gateway's own storage package, by path.
 import { LocalFileStorage } from "@esign/storage";
 import { buildApp } from "../../services/api-gateway/src/app";
@@ -30,8 +30,9 @@ export async function startInProcessGateway(env: Record<string, string> = {}): P
   // make the queues built on it (the dashboard's) report errors after the test.
   if (redis.status !== "ready") await new Promise((resolve) => redis.once("ready", resolve));
   const producer = new Producer(redis, config.QUEUE_PREFIX);
+  const enqueueBacklog = new EnqueueBacklog({ producer, connection: redis, logger, name: "create_enqueues" });
   const storage = new LocalFileStorage(path.resolve(config.STORAGE_DIR));
-  const app = buildApp({ config, logger, db, redis, producer, storage });
+  const app = buildApp({ config, logger, db, redis, producer, enqueueBacklog, storage });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
     s.once("error", reject);
@@ -43,6 +44,7 @@ export async function startInProcessGateway(env: Record<string, string> = {}): P
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await enqueueBacklog.close();
       await producer.close();
       redis.disconnect();
       await db.$disconnect();

@@ -2,7 +2,7 @@ import type { Redis } from "ioredis";
 import type { AppConfig } from "@esign/config";
 import type { Db } from "@esign/db";
 import type { Logger } from "@esign/logger";
-import type { Producer } from "@esign/queue";
+import type { EnqueueBacklog, Producer } from "@esign/queue";
 import type { FileStorage } from "@esign/storage";
 
 /** Everything a route needs, built once in main.ts and passed down (no module-level singletons). */
@@ -12,5 +12,7 @@ export interface GatewayContext {
   db: Db;
   redis: Redis;
   producer: Producer;
+  /** Enqueues of committed work that Redis missed, made again as soon as it answers. */
+  enqueueBacklog: EnqueueBacklog;
   storage: FileStorage;
 }

@@ -1,8 +1,8 @@
 import path from "node:path";
 import type { Server } from "node:http";
 import { createPrisma } from "@esign/db";
-import { Producer, createRedis } from "@esign/queue";
-import { runService } from "@esign/runtime";
+import { EnqueueBacklog, Producer, createRedis } from "@esign/queue";
+import { recoveryMetrics, runService } from "@esign/runtime";
 import { LocalFileStorage } from "@esign/storage";
 import { buildApp } from "./app";
 
@@ -11,8 +11,9 @@ runService("api-gateway", async ({ config, logger }) => {
   const redis = createRedis(config.REDIS_URL, "producer");
   redis.on("error", (err) => logger.warn("redis connection error", { error: err.message }));
   const producer = new Producer(redis, config.QUEUE_PREFIX);
+  const enqueueBacklog = new EnqueueBacklog({ producer, connection: redis, logger, name: "create_enqueues", metrics: recoveryMetrics() });
   const storage = new LocalFileStorage(path.resolve(config.STORAGE_DIR));
-  const app = buildApp({ config, logger, db, redis, producer, storage });
+  const app = buildApp({ config, logger, db, redis, producer, enqueueBacklog, storage });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
     s.once("error", reject);
@@ -25,6 +26,7 @@ runService("api-gateway", async ({ config, logger }) => {
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      await enqueueBacklog.close();
       await producer.close();
       redis.disconnect();
       await db.$disconnect();

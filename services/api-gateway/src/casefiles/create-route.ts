@@ -9,6 +9,7 @@ import { authenticate, principalOf } from "../auth/authenticate";
 import { createUploadMiddleware, FILE_FIELDS } from "./upload-middleware";
 import type { StagedUpload } from "./staging-storage-engine";
 import { payloadHash } from "./payload-hash";
+import { enqueueCreationJob } from "./enqueue-creation-job";
 
 export const CREATE_PATH = "/send/api/v1/casefiles/20251022/create";
 
@@ -128,12 +129,7 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
         }
         throw err;
       }
-      try {
-        await ctx.producer.enqueue("casefile", "create", { creationJobId: id }, { jobId: id });
-      } catch (err) {
-        // The job is durable in PostgreSQL; the worker's sweeper enqueues pending jobs it finds.
-        ctx.logger.warn("create job stored but not enqueued; the sweeper will pick it up", { jobId: id, err });
-      }
+      await enqueueCreationJob(ctx, id);
       ctx.logger.info("case file job created", { requestId: res.locals.requestId, jobId: id, customerId: principal.customerId });
       res.status(201).json(created(job));
     } finally {
