@@ -1,9 +1,9 @@
 import { performance } from "node:perf_hooks";
 import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
-import { unavailableDependency, type Dependency } from "@esign/errors";
+import { isDependencyUnavailable, unavailableDependency, type Dependency } from "@esign/errors";
 import { jobCatalog, type JobData, type JobNames, type QueueName } from "@esign/schema";
-import { withLogContext, type Logger } from "@esign/logger";
+import { throttledLog, withLogContext, type Logger } from "@esign/logger";
 import { jobLogFields } from "./job-log-fields";
 import type { JobRun, WorkerMetrics } from "./worker-metrics";
 
@@ -34,8 +34,9 @@ const DEFERRING_ERRORS = new Set(["DelayedError", "WaitingError", "WaitingChildr
 // per job every 2 s instead of its attempts.
 const DEFER_MIN_MS = 250;
 const DEFER_MAX_MS = 2000;
-// While a dependency is away every job defers; one line per worker this often says so.
-const DEFER_LOG_EVERY_MS = 10_000;
+// While a dependency is away every job defers and every reconnect attempt fails: one line of each
+// kind per worker this often says so.
+const OUTAGE_LOG_EVERY_MS = 10_000;
 
 /** How long to put a job back: its runs that ended without a recorded attempt (deferrals) double it. */
 export function deferDelayMs(job: Pick<Job, "attemptsStarted" | "attemptsMade">): number {
@@ -79,8 +80,7 @@ export function startWorker<Q extends QueueName>(queue: Q, handlers: HandlerMap<
     });
   };
 
-  let deferredSinceLog = 0;
-  let lastDeferLog = 0;
+  const outageLog = throttledLog(opts.logger, OUTAGE_LOG_EVERY_MS);
   /**
    * PostgreSQL or Redis being away is no fault of the job: it goes back to the delayed set without
    * using an attempt (BullMQ's DelayedError), so an outage longer than its retry budget neither fails
@@ -90,12 +90,7 @@ export function startWorker<Q extends QueueName>(queue: Q, handlers: HandlerMap<
   const defer = async (job: Job, token: string | undefined, dependency: Dependency, err: unknown): Promise<never> => {
     const delayMs = deferDelayMs(job);
     await job.moveToDelayed(Date.now() + delayMs, token);
-    deferredSinceLog += 1;
-    if (Date.now() - lastDeferLog >= DEFER_LOG_EVERY_MS) {
-      opts.logger.warn(`jobs put back: ${dependency} unavailable`, { queue, deferred: deferredSinceLog, delayMs, error: (err as Error).message });
-      lastDeferLog = Date.now();
-      deferredSinceLog = 0;
-    }
+    outageLog("warn", `jobs put back: ${dependency} unavailable`, { queue, delayMs, error: (err as Error).message });
     throw new DelayedError(`${dependency} unavailable; retried in ${delayMs} ms`);
   };
 
@@ -130,7 +125,9 @@ export function startWorker<Q extends QueueName>(queue: Q, handlers: HandlerMap<
       maxStalledCount: 3,
     },
   );
-  worker.on("error", (err) => opts.logger.error("worker error", { queue, err }));
+  // Connection errors repeat with every reconnect attempt while Redis is away; anything else is
+  // logged as it comes.
+  worker.on("error", (err) => (isDependencyUnavailable(err) ? outageLog("error", "worker error", { queue, err }) : opts.logger.error("worker error", { queue, err })));
   worker.on("failed", (job, err) =>
     opts.logger.warn("job failed", { queue, jobId: job?.id, jobName: job?.name, attemptsMade: job?.attemptsMade, error: err.message }),
   );
@@ -138,7 +135,7 @@ export function startWorker<Q extends QueueName>(queue: Q, handlers: HandlerMap<
   if (metrics) {
     // Depth is read on scrape through a Queue on the worker's own connection (no extra socket).
     const counts = new Queue(queue, { connection: opts.connection, prefix: opts.prefix });
-    counts.on("error", (err) => opts.logger.warn("queue depth reader error", { queue, error: err.message }));
+    counts.on("error", (err) => outageLog("warn", "queue depth reader error", { queue, error: err.message }));
     const untrack = metrics.trackQueue(queue, async () => {
       // BullMQ adds `paused` to a request for `waiting`: jobs of a paused queue are still waiting.
       const c = await counts.getJobCounts(...DEPTH_STATES);

@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { Server } from "node:http";
 import { createPrisma } from "@esign/db";
+import { throttledLog } from "@esign/logger";
 import { EnqueueBacklog, Producer, createRedis } from "@esign/queue";
 import { recoveryMetrics, runService } from "@esign/runtime";
 import { LocalFileStorage } from "@esign/storage";
@@ -9,7 +10,9 @@ import { buildApp } from "./app";
 runService("api-gateway", async ({ config, logger }) => {
   const db = createPrisma(config.DATABASE_URL);
   const redis = createRedis(config.REDIS_URL, "producer");
-  redis.on("error", (err) => logger.warn("redis connection error", { error: err.message }));
+  // Every reconnect attempt fails while Redis is away (two a second): one line per 10 s says so.
+  const redisLog = throttledLog(logger, 10_000);
+  redis.on("error", (err) => redisLog("warn", "redis connection error", { error: err.message }));
   const producer = new Producer(redis, config.QUEUE_PREFIX);
   const enqueueBacklog = new EnqueueBacklog({ producer, connection: redis, logger, name: "create_enqueues", metrics: recoveryMetrics() });
   const storage = new LocalFileStorage(path.resolve(config.STORAGE_DIR));

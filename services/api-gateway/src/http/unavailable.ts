@@ -1,5 +1,5 @@
 import { AppError, unavailableDependency, type Dependency } from "@esign/errors";
-import type { Logger } from "@esign/logger";
+import { throttledLog, type Logger, type ThrottledLog } from "@esign/logger";
 
 /**
  * How long a client is asked to wait while PostgreSQL or Redis is away. A restart or failover takes
@@ -9,19 +9,12 @@ export const RETRY_AFTER_SECONDS = 2;
 // During an outage every request fails the same way: one line per dependency this often says so.
 const LOG_EVERY_MS = 5000;
 
-const lastLogged = new WeakMap<Logger, Map<Dependency, { at: number; since: number }>>();
+const logs = new WeakMap<Logger, ThrottledLog>();
 
 function logThrottled(logger: Logger, dependency: Dependency, err: unknown): void {
-  let byDependency = lastLogged.get(logger);
-  if (!byDependency) lastLogged.set(logger, (byDependency = new Map()));
-  const seen = byDependency.get(dependency) ?? { at: 0, since: 0 };
-  seen.since += 1;
-  if (Date.now() - seen.at >= LOG_EVERY_MS) {
-    logger.warn(`${dependency} unavailable; answering 503`, { dependency, requests: seen.since, error: (err as Error).message });
-    seen.at = Date.now();
-    seen.since = 0;
-  }
-  byDependency.set(dependency, seen);
+  let log = logs.get(logger);
+  if (!log) logs.set(logger, (log = throttledLog(logger, LOG_EVERY_MS)));
+  log("warn", `${dependency} unavailable; answering 503`, { dependency, error: (err as Error).message });
 }
 
 /**
