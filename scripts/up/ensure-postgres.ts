@@ -1,8 +1,9 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { withDatabase } from "@esign/db";
 import { canConnect, isLocalHost, portOf } from "./network";
 import { ok, step } from "./output";
+import { ClusterToolError, findServerBinaries, initCluster, startCluster } from "./postgres-cluster";
 import { findExecutable, indent, runCommand, subdirectories } from "./run-command";
 import { UpError } from "./up-error";
 import { probeSafely, waitUntil, type ProbeResult } from "./wait";
@@ -10,7 +11,6 @@ import { probeSafely, waitUntil, type ProbeResult } from "./wait";
 const WAIT_MS = 30_000;
 const PROBE_TIMEOUT_MS = 5000;
 const DEBIAN_CONFIG_DIR = "/etc/postgresql";
-const DEBIAN_BIN_ROOT = "/usr/lib/postgresql";
 const LOGIN_REFUSED = /password|authentication|no pg_hba\.conf entry|role .* does not exist/i;
 
 interface PgTarget {
@@ -84,52 +84,22 @@ async function startDebianCluster(version: string, target: PgTarget): Promise<vo
   }
 }
 
-/** initdb and postgres refuse to run as root; on a root shell they run as the `postgres` user instead. */
-async function asServerUser(command: string, args: string[], dataDir: string): Promise<{ command: string; args: string[] }> {
-  if (process.getuid?.() !== 0) return { command, args };
-  const chown = await runCommand("chown", ["-R", "postgres:", dataDir]);
-  if (chown.code !== 0) {
-    throw new UpError(`PostgreSQL cannot run as root and handing ${dataDir} to the postgres user failed:\n${indent(chown.output)}`, "Run `pnpm start` as a normal user, or create a `postgres` system user.");
-  }
-  return { command: "runuser", args: ["-u", "postgres", "--", command, ...args] };
-}
-
-async function runServerTool(command: string, args: string[], dataDir: string, what: string, target: PgTarget): Promise<void> {
-  const run = await asServerUser(command, args, dataDir);
-  const result = await runCommand(run.command, run.args);
-  if (result.code !== 0) {
-    throw new UpError(`${what} failed (exit ${String(result.code)}):\n${indent(result.output)}`, installHint(target));
-  }
-}
-
-/**
- * A cluster of our own under .data/postgres: trust auth because it listens on 127.0.0.1 only and
- * the default DATABASE_URL has no password; no Unix socket, since its default directory
- * (/var/run/postgresql) is often not writable and nothing here uses it.
- */
+/** A cluster of our own under .data/postgres (see postgres-cluster.ts), created on first use. */
 async function startOwnCluster(bin: string, target: PgTarget, repoRoot: string): Promise<void> {
   const dataDir = path.join(repoRoot, ".data", "postgres");
-  if (!existsSync(path.join(dataDir, "PG_VERSION"))) {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    step(`creating a PostgreSQL cluster in ${dataDir} (user ${target.user}, trust auth)`);
-    const initArgs = ["-D", dataDir, "-U", target.user, "--auth=trust", "--encoding=UTF8", "--no-locale"];
-    await runServerTool(path.join(bin, "initdb"), initArgs, dataDir, "initdb", target);
-    appendFileSync(path.join(dataDir, "postgresql.conf"), "\n# added by scripts/up.ts\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = ''\n");
-  }
   const logFile = path.join(dataDir, "server.log");
-  step(`starting PostgreSQL from ${dataDir} on port ${target.port} (log: ${logFile})`);
-  const startArgs = ["-D", dataDir, "-l", logFile, "-o", `-p ${target.port}`, "-w", "-t", "60", "start"];
-  await runServerTool(path.join(bin, "pg_ctl"), startArgs, dataDir, "pg_ctl start", target);
+  try {
+    if (!existsSync(path.join(dataDir, "PG_VERSION"))) {
+      step(`creating a PostgreSQL cluster in ${dataDir} (user ${target.user}, trust auth)`);
+      await initCluster(bin, dataDir, target.user);
+    }
+    step(`starting PostgreSQL from ${dataDir} on port ${target.port} (log: ${logFile})`);
+    await startCluster(bin, dataDir, target.port, logFile);
+  } catch (err) {
+    if (err instanceof ClusterToolError) throw new UpError(err.message, installHint(target));
+    throw err;
+  }
   step(`started by up; stop it with: ${path.join(bin, "pg_ctl")} -D ${dataDir} stop`);
-}
-
-/** The directory holding initdb and pg_ctl: the PATH first, then Debian's versioned directories. */
-function findServerBinaries(): string | undefined {
-  const versioned = subdirectories(DEBIAN_BIN_ROOT)
-    .sort((a, b) => Number(b) - Number(a))
-    .map((v) => path.join(DEBIAN_BIN_ROOT, v, "bin"));
-  const initdb = findExecutable("initdb", versioned);
-  return initdb && findExecutable("pg_ctl", [path.dirname(initdb)]) ? path.dirname(initdb) : undefined;
 }
 
 async function startPostgres(target: PgTarget, repoRoot: string): Promise<void> {

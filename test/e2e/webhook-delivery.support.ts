@@ -57,12 +57,20 @@ export interface World {
 /** The event the helpers emit unless told otherwise: payload id `n`, status 7 (expired). */
 const defaultEvent = (customerId: number, n: number): OutboxEvent => ({ customerId, topic: "casefile", eventType: DEFAULT_EVENT_TYPE, payload: { id: n, status: 7 } });
 
-export async function createWorld(name: string, opts: { redisUrl?: string } = {}): Promise<World> {
+export interface WorldOptions {
+  /** Another Redis than the run's (a test's own redis-server). */
+  redisUrl?: string;
+  /** Another PostgreSQL server than the run's (a test's own cluster): any database URL on it. */
+  postgresUrl?: string;
+}
+
+export async function createWorld(name: string, opts: WorldOptions = {}): Promise<World> {
   const runDb = process.env.DATABASE_URL;
   const runPrefix = process.env.QUEUE_PREFIX;
   if (!runDb || !runPrefix) throw new Error("run through jest: global-setup sets DATABASE_URL and QUEUE_PREFIX");
   const url = new URL(runDb);
   url.pathname = `${url.pathname}_${name}`;
+  if (opts.postgresUrl) url.host = new URL(opts.postgresUrl).host;
   const databaseUrl = url.toString();
   await ensureDatabase(databaseUrl);
   await applyMigrations(databaseUrl);

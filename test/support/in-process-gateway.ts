@@ -5,7 +5,7 @@ import type { Express } from "express";
 import { loadConfig } from "@esign/config";
 import { createPrisma } from "@esign/db";
 import { createLogger } from "@esign/logger";
-import { Producer, createRedis } from "@esign/queue";
+import { EnqueueBacklog, Producer, createRedis } from "@esign/queue";
 // Not a root dependency: the gateway's own storage package, by path.
 import { LocalFileStorage } from "@esign/storage";
 import { PdfInspector } from "@esign/pdf-inspect";
@@ -31,9 +31,10 @@ export async function startInProcessGateway(env: Record<string, string> = {}): P
   // make the queues built on it (the dashboard's) report errors after the test.
   if (redis.status !== "ready") await new Promise((resolve) => redis.once("ready", resolve));
   const producer = new Producer(redis, config.QUEUE_PREFIX);
+  const enqueueBacklog = new EnqueueBacklog({ producer, connection: redis, logger, name: "create_enqueues" });
   const storage = new LocalFileStorage(path.resolve(config.STORAGE_DIR));
   const pdfInspector = new PdfInspector({ processes: 1, timeoutMs: config.PDF_INSPECT_TIMEOUT_MS });
-  const app = buildApp({ config, logger, db, redis, producer, storage, pdfInspector });
+  const app = buildApp({ config, logger, db, redis, producer, enqueueBacklog, storage, pdfInspector });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
     s.once("error", reject);
@@ -46,6 +47,7 @@ export async function startInProcessGateway(env: Record<string, string> = {}): P
       server.closeAllConnections();
       await pdfInspector.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await enqueueBacklog.close();
       await producer.close();
       redis.disconnect();
       await db.$disconnect();

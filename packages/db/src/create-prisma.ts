@@ -15,6 +15,10 @@ const pools = new WeakMap<PrismaClient, Pool>();
  */
 export function createPrisma(databaseUrl: string, poolSize = 10): Db {
   const pool = new Pool({ connectionString: databaseUrl, max: poolSize });
+  // An idle connection that PostgreSQL ends (a restart, a failover) is reported on the pool; without a
+  // listener Node would take that for an unhandled error and exit. The pool has already dropped the
+  // connection and opens a new one for the next query; queries in flight fail on their own.
+  pool.on("error", () => undefined);
   // $disconnect ends the pool, as it did when the adapter owned it.
   const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   pools.set(client, pool);

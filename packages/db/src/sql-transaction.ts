@@ -16,7 +16,8 @@ export interface SqlTransactionOptions {
 
 /**
  * Runs `fn` in one transaction on one pooled connection: BEGIN, COMMIT, ROLLBACK when `fn` throws.
- * A connection whose ROLLBACK fails is discarded rather than handed to the next caller.
+ * A connection whose ROLLBACK fails, or that PostgreSQL ended, is discarded rather than handed to the
+ * next caller.
  */
 export async function withSqlTransaction<T, R extends QueryResultRow = QueryResultRow>(
   pool: Pool,
@@ -25,6 +26,14 @@ export async function withSqlTransaction<T, R extends QueryResultRow = QueryResu
 ): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  // A checked-out connection has no listener of the pool's: PostgreSQL ending the session while this
+  // transaction waits between statements (a restart, a failover; the relay waits on Redis here) would
+  // be an unhandled 'error' and end the process. The statement in flight fails on its own; the
+  // connection is discarded on release instead of going back to the pool.
+  const onError = (err: Error) => {
+    broken ??= err;
+  };
+  client.on("error", onError);
   try {
     const idle = options.idleTimeoutMs;
     // One round trip for all of them (simple query protocol); the setting ends with the transaction.
@@ -43,6 +52,7 @@ export async function withSqlTransaction<T, R extends QueryResultRow = QueryResu
     });
     throw err;
   } finally {
+    client.removeListener("error", onError);
     client.release(broken);
   }
 }

@@ -18,7 +18,8 @@ const STATUS = {
   idempotency_mismatch: 422,
   too_many_requests: 429,
   internal_error: 500,
-  unavailable: 503,
+  /** PostgreSQL or Redis is away: answered with Retry-After, never as a 500. */
+  service_unavailable: 503,
 } as const;
 
 export type AppErrorCode = keyof typeof STATUS;

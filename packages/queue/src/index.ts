@@ -1,9 +1,15 @@
-export { createRedis, assertNoEviction } from "./redis";
+export { createRedis, assertNoEviction, reconnectDelayMs } from "./redis";
 export type { RedisRole } from "./redis";
+export { onRedisReconnect } from "./redis-reconnect";
 export { Producer } from "./producer";
-export { startWorker, DEPTH_STATES } from "./worker";
+export { EnqueueBacklog } from "./enqueue-backlog";
+export type { EnqueueBacklogOptions, BacklogJobOptions } from "./enqueue-backlog";
+export { sweepOnReconnect } from "./reconnect-sweep";
+export type { ReconnectSweep, ReconnectSweepOptions } from "./reconnect-sweep";
+export { startWorker, DEPTH_STATES, deferDelayMs } from "./worker";
 export type { HandlerMap, WorkerOptions } from "./worker";
 export type { WorkerMetrics, JobRun } from "./worker-metrics";
+export type { RecoveryMetrics, RecoverySample } from "./recovery-metrics";
 export { jobLogFields } from "./job-log-fields";
 export { DelayedError, UnrecoverableError } from "bullmq";
 export type { Job } from "bullmq";

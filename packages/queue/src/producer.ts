@@ -15,6 +15,10 @@ export class Producer {
     let q = this.queues.get(name);
     if (!q) {
       q = new Queue(name, { connection: this.connection, prefix: this.prefix });
+      // A Queue re-emits its connection's errors (every failed reconnect attempt while Redis is away)
+      // and, with no listener, BullMQ prints each one's stack to stderr. The connection's owner logs
+      // them (throttled); the Queue's own operations still reject to their callers.
+      q.on("error", () => undefined);
       this.queues.set(name, q);
     }
     return q;

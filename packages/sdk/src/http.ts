@@ -27,7 +27,7 @@ const CODE_BY_STATUS: Readonly<Record<number, string>> = {
   422: "idempotency_mismatch",
   429: "too_many_requests",
   500: "internal_error",
-  503: "unavailable",
+  503: "service_unavailable",
 };
 
 /** Retry-After as seconds: delta-seconds or an HTTP date. */

@@ -2,7 +2,7 @@ import type { Redis } from "ioredis";
 import type { AppConfig } from "@esign/config";
 import type { Db } from "@esign/db";
 import type { Logger } from "@esign/logger";
-import type { Producer } from "@esign/queue";
+import type { EnqueueBacklog, Producer } from "@esign/queue";
 import type { FileStorage } from "@esign/storage";
 import type { PdfInspector } from "@esign/pdf-inspect";
 
@@ -13,6 +13,8 @@ export interface GatewayContext {
   db: Db;
   redis: Redis;
   producer: Producer;
+  /** Enqueues of committed work that Redis missed, made again as soon as it answers. */
+  enqueueBacklog: EnqueueBacklog;
   storage: FileStorage;
   /** Opens every uploaded PDF (in child processes) before a create is answered. */
   pdfInspector: PdfInspector;

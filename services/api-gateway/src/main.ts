@@ -1,8 +1,9 @@
 import path from "node:path";
 import type { Server } from "node:http";
 import { createPrisma } from "@esign/db";
-import { Producer, createRedis } from "@esign/queue";
-import { runService } from "@esign/runtime";
+import { throttledLog } from "@esign/logger";
+import { EnqueueBacklog, Producer, createRedis } from "@esign/queue";
+import { recoveryMetrics, runService } from "@esign/runtime";
 import { LocalFileStorage } from "@esign/storage";
 import { PdfInspector } from "@esign/pdf-inspect";
 import { buildApp } from "./app";
@@ -10,15 +11,18 @@ import { buildApp } from "./app";
 runService("api-gateway", async ({ config, logger }) => {
   const db = createPrisma(config.DATABASE_URL);
   const redis = createRedis(config.REDIS_URL, "producer");
-  redis.on("error", (err) => logger.warn("redis connection error", { error: err.message }));
+  // Every reconnect attempt fails while Redis is away (two a second): one line per 10 s says so.
+  const redisLog = throttledLog(logger, 10_000);
+  redis.on("error", (err) => redisLog("warn", "redis connection error", { error: err.message }));
   const producer = new Producer(redis, config.QUEUE_PREFIX);
+  const enqueueBacklog = new EnqueueBacklog({ producer, connection: redis, logger, name: "create_enqueues", metrics: recoveryMetrics() });
   const storage = new LocalFileStorage(path.resolve(config.STORAGE_DIR));
   const pdfInspector = new PdfInspector({
     processes: config.PDF_INSPECTORS,
     timeoutMs: config.PDF_INSPECT_TIMEOUT_MS,
     onProblem: (message, meta) => logger.warn(message, meta),
   });
-  const app = buildApp({ config, logger, db, redis, producer, storage, pdfInspector });
+  const app = buildApp({ config, logger, db, redis, producer, enqueueBacklog, storage, pdfInspector });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
     s.once("error", reject);
@@ -31,6 +35,7 @@ runService("api-gateway", async ({ config, logger }) => {
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      await enqueueBacklog.close();
       await producer.close();
       await pdfInspector.close();
       redis.disconnect();

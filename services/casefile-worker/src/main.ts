@@ -1,7 +1,7 @@
 import path from "node:path";
 import { createPrisma } from "@esign/db";
-import { Producer, assertNoEviction, createRedis, startWorker } from "@esign/queue";
-import { queueMetrics, runService, startWorkerHealth } from "@esign/runtime";
+import { Producer, assertNoEviction, createRedis, startWorker, sweepOnReconnect } from "@esign/queue";
+import { queueMetrics, recoveryMetrics, runService, startWorkerHealth } from "@esign/runtime";
 import { LocalFileStorage } from "@esign/storage";
 import { startSealer } from "./domain/start-sealer";
 import type { WorkerContext } from "./context";
@@ -14,6 +14,7 @@ import { finalizeCaseFileJob } from "./jobs/finalize-casefile.job";
 import { expireCaseFileJob } from "./jobs/expire-casefile.job";
 import { expireSignerJob } from "./jobs/expire-signer.job";
 import { activateSignerJob } from "./jobs/activate-signer.job";
+import { sweepPending } from "./domain/sweep-pending";
 
 const DEFAULT_HEALTH_PORT = 3001;
 
@@ -49,8 +50,24 @@ runService("casefile-worker", async ({ config, logger }) => {
     },
   );
   const queue = producer.queue("casefile");
-  await queue.upsertJobScheduler("purge-jobs", { every: 3600_000 }, { name: "purge-jobs", data: {} });
-  await queue.upsertJobScheduler("requeue-pending", { every: 15_000 }, { name: "requeue-pending", data: {} });
+  const upsertSchedulers = async () => {
+    await queue.upsertJobScheduler("purge-jobs", { every: 3600_000 }, { name: "purge-jobs", data: {} });
+    await queue.upsertJobScheduler("requeue-pending", { every: 15_000 }, { name: "requeue-pending", data: {} });
+  };
+  await upsertSchedulers();
+  // When Redis answers again, whatever PostgreSQL holds and Redis missed (creates stored while it was
+  // away, lifecycle jobs lost with it) is enqueued at once instead of by the periodic sweep, which
+  // waits for work to be 30 s overdue. The schedulers are upserted again for a Redis that lost its data.
+  const reconnectSweep = sweepOnReconnect({
+    connection,
+    name: "casefile_sweep",
+    logger,
+    metrics: recoveryMetrics(),
+    sweep: async () => {
+      await upsertSchedulers();
+      return sweepPending(ctx, 0);
+    },
+  });
 
   const health = await startWorkerHealth(config, DEFAULT_HEALTH_PORT, {
     postgres: () => db.$queryRaw`SELECT 1`,
@@ -58,6 +75,7 @@ runService("casefile-worker", async ({ config, logger }) => {
   }, (check, err) => logger.warn("readiness check failed", { check, error: err.message }));
   return {
     async close() {
+      await reconnectSweep.stop();
       await worker.close();
       health.close();
       await producer.close();

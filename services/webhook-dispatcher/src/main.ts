@@ -1,13 +1,13 @@
 import { createPrisma } from "@esign/db";
-import { Producer, assertNoEviction, createRedis, startWorker } from "@esign/queue";
-import { queueMetrics, runService, startWorkerHealth } from "@esign/runtime";
+import { Producer, assertNoEviction, createRedis, startWorker, sweepOnReconnect } from "@esign/queue";
+import { queueMetrics, recoveryMetrics, runService, startWorkerHealth } from "@esign/runtime";
 import type { DispatcherContext } from "./context";
 import { WebhookSender } from "./domain/send-webhook";
 import { deliverWebhookJob } from "./jobs/deliver-webhook.job";
 import { dispatchEventJob } from "./jobs/dispatch-event.job";
 import { OutboxRelay } from "./relay/outbox-relay";
 import { startSweepTimer } from "./sweep/sweep-timer";
-import { DEFAULT_SWEEP_OPTIONS, observeWebhookBacklog, sweepWebhooks } from "./sweep/sweep-webhooks";
+import { DEFAULT_SWEEP_OPTIONS, RECONNECT_SWEEP_OPTIONS, observeWebhookBacklog, sweepWebhooks } from "./sweep/sweep-webhooks";
 
 const DEFAULT_HEALTH_PORT = 3003;
 const SWEEP_INTERVAL_MS = 15_000;
@@ -41,12 +41,27 @@ runService("webhook-dispatcher", async ({ config, logger }) => {
   const eventsWorker = startWorker("events", { dispatch: (data) => dispatchEventJob(ctx, data) }, { ...workerOptions, concurrency: config.WEBHOOK_CONCURRENCY });
   const webhooksWorker = startWorker("webhooks", { deliver: (data) => deliverWebhookJob(ctx, data) }, { ...workerOptions, concurrency: config.WEBHOOK_CONCURRENCY });
 
-  const relay = new OutboxRelay({ db, databaseUrl: config.DATABASE_URL, producer: failFastProducer, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS });
+  const recovery = recoveryMetrics();
+  const relay = new OutboxRelay({ db, databaseUrl: config.DATABASE_URL, producer: failFastProducer, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, metrics: recovery });
   relay.start();
   const sweeper = startSweepTimer(() => sweepWebhooks(db, failFastProducer, logger, DEFAULT_SWEEP_OPTIONS), {
     intervalMs: SWEEP_INTERVAL_MS,
     firstDelayMs: FIRST_SWEEP_DELAY_MS,
     logger,
+  });
+  // When Redis answers again: the events written while it was away are relayed at once (not at the
+  // next poll), and due retries and notifications it missed are enqueued without the periodic
+  // sweep's 30 s grace. Both run on the fail-fast connection, so its reconnect is what counts.
+  const relayOnReconnect = sweepOnReconnect({ connection: failFastConnection, name: "outbox", logger, metrics: recovery, sweep: () => relay.drainNow() });
+  const sweepAfterReconnect = sweepOnReconnect({
+    connection: failFastConnection,
+    name: "webhook_sweep",
+    logger,
+    metrics: recovery,
+    sweep: async () => {
+      const r = await sweepWebhooks(db, failFastProducer, logger, RECONNECT_SWEEP_OPTIONS);
+      return r.deliveriesRequeued + r.notificationsRequeued;
+    },
   });
 
   observeWebhookBacklog(db, logger);
@@ -62,6 +77,7 @@ runService("webhook-dispatcher", async ({ config, logger }) => {
   return {
     async close() {
       // Stop taking work first; in-flight attempts finish (at most ~1.2 s) and are recorded.
+      await Promise.all([relayOnReconnect.stop(), sweepAfterReconnect.stop()]);
       await Promise.all([relay.stop(), sweeper.stop()]);
       await Promise.all([eventsWorker.close(), webhooksWorker.close()]);
       sender.close();

@@ -11,6 +11,7 @@ import { createUploadMiddleware, FILE_FIELDS } from "./upload-middleware";
 import type { StagedUpload } from "./staging-storage-engine";
 import { payloadHash } from "./payload-hash";
 import { abuseLimits } from "../http/abuse-limits";
+import { enqueueCreationJob } from "./enqueue-creation-job";
 
 export const CREATE_PATH = "/send/api/v1/casefiles/20251022/create";
 
@@ -164,12 +165,7 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
         }
         throw err;
       }
-      try {
-        await ctx.producer.enqueue("casefile", "create", { creationJobId: id }, { jobId: id });
-      } catch (err) {
-        // The job is durable in PostgreSQL; the worker's sweeper enqueues pending jobs it finds.
-        ctx.logger.warn("create job stored but not enqueued; the sweeper will pick it up", { jobId: id, err });
-      }
+      await enqueueCreationJob(ctx, id);
       ctx.logger.info("case file job created", { requestId: res.locals.requestId, jobId: id, customerId: principal.customerId });
       // 200, not 201: Penneo's own Postman collection checks "Status code is 200" here.
       res.status(200).json(created(job));

@@ -4,6 +4,7 @@ import { MulterError } from "multer";
 import { AppError } from "@esign/errors";
 import type { Logger } from "@esign/logger";
 import { requestIdOf } from "./request-context";
+import { unavailableError } from "./unavailable";
 
 /** Multer's limit codes, translated to the contract: size is 413, counts and shapes are 400. */
 function fromMulter(err: MulterError): AppError {
@@ -46,7 +47,10 @@ export function notFound(req: Request, _res: Response, next: NextFunction): void
   next(new AppError("not_found", `No route for ${req.method} ${req.path}`));
 }
 
-/** The single place that shapes error bodies; 500s hide details behind an errorId that is logged. */
+/**
+ * The single place that shapes error bodies; 500s hide details behind an errorId that is logged, and
+ * PostgreSQL or Redis being away is a 503 with Retry-After (unavailable.ts).
+ */
 export function errorHandler(logger: Logger) {
   return (err: unknown, _req: Request, res: Response, _next: NextFunction): void => {
     let appError: AppError | undefined;
@@ -64,6 +68,8 @@ export function errorHandler(logger: Logger) {
       } else if (e.message === "Request aborted" || e.message === "Request closed") {
         // multer's report of a client that went away mid-upload: not a server fault, nobody to answer.
         appError = new AppError("bad_request", "The client closed the request before it was complete");
+      } else {
+        appError = unavailableError(err, logger);
       }
     }
     if (res.headersSent) return;

@@ -108,7 +108,7 @@ export class RateLimit {
 
   private redisDown(err: unknown): void {
     this.logger.warn("rate limit not counted: Redis did not answer", { limit: this.rule.name, error: (err as Error).message });
-    if (!this.rule.failOpen) throw new AppError("unavailable", "Service temporarily unavailable", undefined, { "Retry-After": "5" });
+    if (!this.rule.failOpen) throw new AppError("service_unavailable", "Service temporarily unavailable", undefined, { "Retry-After": "5" });
   }
 
   private headers(o: RateLimitOutcome): Record<string, string> {

@@ -1,5 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { AppError } from "@esign/errors";
+import type { Logger } from "@esign/logger";
+import { unavailableError } from "../http/unavailable";
 import { sendMessagePage } from "./html";
 import { SigningError } from "./signing-error";
 
@@ -23,18 +25,26 @@ const TITLES: Record<number, string> = {
   503: "Temporarily unavailable",
 };
 
-/** Refusals of the signing routes, as JSON or as a page; anything else goes on to the global handler. */
-export function signingErrorHandler(err: unknown, req: Request, res: Response, next: NextFunction): void {
-  const known =
-    err instanceof SigningError
-      ? err
-      : err instanceof AppError && err.statusCode !== 500
-        ? new SigningError(err.statusCode, err.code, err.message, err.errors)
-        : undefined;
-  if (!known || res.headersSent) return next(err);
-  // Retry-After and RateLimit-* of a 429 or 503 go with the page as with the JSON.
-  if (err instanceof AppError) for (const [k, v] of Object.entries(err.headers ?? {})) res.setHeader(k, v);
-  res.setHeader("Cache-Control", "no-store");
-  if (wantsHtml(req)) return sendMessagePage(res, known.statusCode, TITLES[known.statusCode] ?? "Signing", known.message);
-  res.status(known.statusCode).json(known.toBody());
+/**
+ * Refusals of the signing routes, as JSON or as a page; PostgreSQL or Redis being away too (503 with
+ * Retry-After: a signer's browser gets a page, not JSON). Anything else goes on to the global handler.
+ */
+export function signingErrorHandler(logger: Logger) {
+  return (err: unknown, req: Request, res: Response, next: NextFunction): void => {
+    const unavailable = err instanceof SigningError || err instanceof AppError ? undefined : unavailableError(err, logger);
+    const known =
+      err instanceof SigningError
+        ? err
+        : err instanceof AppError && err.statusCode !== 500
+          ? new SigningError(err.statusCode, err.code, err.message, err.errors)
+          : unavailable
+            ? new SigningError(unavailable.statusCode, unavailable.code, unavailable.message)
+            : undefined;
+    if (!known || res.headersSent) return next(err);
+    res.setHeader("Cache-Control", "no-store");
+    // Retry-After and RateLimit-* of a 429 or 503 go with the page as with the JSON.
+    for (const [k, v] of Object.entries((err instanceof AppError ? err.headers : unavailable?.headers) ?? {})) res.setHeader(k, v);
+    if (wantsHtml(req)) return sendMessagePage(res, known.statusCode, TITLES[known.statusCode] ?? "Signing", known.message);
+    res.status(known.statusCode).json(known.toBody());
+  };
 }

@@ -261,6 +261,6 @@ export function signingRouter(ctx: GatewayContext, idp: IdentityProvider | null)
   });
 
   router.get("/t/:file", trackingPixelRoute(ctx));
-  router.use(signingErrorHandler);
+  router.use(signingErrorHandler(ctx.logger));
   return router;
 }

@@ -37,8 +37,9 @@ async function ensureJob<N extends JobNames<"casefile">>(
  * only finds work that is overdue by more than `graceMs` - a delayed job lost with Redis, a follow-up
  * job that never got enqueued after its commit - and enqueues it again. Each query looks at overdue
  * rows only, so the cost does not grow with the number of case files that are merely waiting.
+ * Returns how many jobs it enqueued.
  */
-export async function sweepLifecycle(ctx: WorkerContext, graceMs: number, now: Date = new Date()): Promise<void> {
+export async function sweepLifecycle(ctx: WorkerContext, graceMs: number, now: Date = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - graceMs);
   const log = ctx.logger.child({ sweep: "lifecycle" });
   const requeued: string[] = [];
@@ -110,4 +111,5 @@ export async function sweepLifecycle(ctx: WorkerContext, graceMs: number, now: D
   }
 
   if (requeued.length > 0) log.warn("re-enqueued overdue lifecycle jobs found only in PostgreSQL", { jobs: requeued });
+  return requeued.length;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { sqlPool, withSqlTransaction } from "@esign/db";
+import { isDependencyUnavailable } from "@esign/errors";
 import type { Job } from "@esign/queue";
 import { ZCaseFile, ZStoredFiles, type JobData } from "@esign/schema";
 import type { WorkerContext } from "../context";
@@ -109,6 +110,8 @@ export async function createCaseFileJob(ctx: WorkerContext, data: JobData<"casef
       log.info("creation job failed an account check", { reason: err.message });
       return markFailed(ctx, id, err.message, retries);
     }
+    // PostgreSQL away is no fault of the job: startWorker puts it back without using an attempt.
+    if (isDependencyUnavailable(err)) throw err;
     const attempts = job.opts.attempts ?? 1;
     if (job.attemptsMade + 1 >= attempts) {
       const errorId = randomUUID();

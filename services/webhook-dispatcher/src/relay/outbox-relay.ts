@@ -1,6 +1,7 @@
 import { OUTBOX_CHANNEL, withDatabase, type Db } from "@esign/db";
+import { unavailableDependency, type Dependency } from "@esign/errors";
 import type { Logger } from "@esign/logger";
-import type { Producer } from "@esign/queue";
+import type { Producer, RecoveryMetrics } from "@esign/queue";
 import { drainOutboxBatch, hasUnrelayedEvents, RELAY_BATCH_SIZE } from "./drain-outbox";
 
 export interface OutboxRelayOptions {
@@ -10,7 +11,12 @@ export interface OutboxRelayOptions {
   producer: Producer;
   logger: Logger;
   pollIntervalMs: number;
+  /** Reports how long the outbox took to empty once PostgreSQL answered again. */
+  metrics?: RecoveryMetrics;
 }
+
+/** How a drain ended: the events it relayed, or the error that stopped it. */
+type DrainOutcome = { ok: true; relayed: number } | { ok: false; error: unknown };
 
 const LISTEN_RETRY_MIN_MS = 500;
 const LISTEN_RETRY_MAX_MS = 30_000;
@@ -28,11 +34,13 @@ const FAILURE_LOG_EVERY = 30;
 export class OutboxRelay {
   private stopped = false;
   private pollTimer: NodeJS.Timeout | undefined;
-  private draining: Promise<void> | undefined;
+  private draining: Promise<DrainOutcome> | undefined;
   private drainAgain = false;
   /** Whether the drain asked for next was requested by something that knows of new events. */
   private drainAgainWoken = false;
   private consecutiveFailures = 0;
+  /** What the failing drains could not reach, while they fail. */
+  private failingOn: Dependency | undefined;
   private listening: Promise<void> | undefined;
   private stopListening: (() => void) | undefined;
   private wakeRetry: (() => void) | undefined;
@@ -57,15 +65,16 @@ export class OutboxRelay {
 
   /**
    * Requests a drain; one runs at a time, and a request during a drain runs another right after.
+   * Returns the drain that runs now (settles with its outcome, never rejects).
    * A timer poll ("poll") first asks whether anything is unrelayed (one statement) before opening a
    * claiming transaction: the poll is the safety net, and an idle relay mostly finds nothing.
    */
-  trigger(reason: "wake" | "poll" = "wake"): void {
-    if (this.stopped) return;
+  trigger(reason: "wake" | "poll" = "wake"): Promise<DrainOutcome> | undefined {
+    if (this.stopped) return undefined;
     if (this.draining) {
       this.drainAgain = true;
       if (reason === "wake") this.drainAgainWoken = true;
-      return;
+      return this.draining;
     }
     this.draining = this.drainUntilEmpty(reason === "poll").finally(() => {
       this.draining = undefined;
@@ -73,31 +82,60 @@ export class OutboxRelay {
         const woken = this.drainAgainWoken;
         this.drainAgain = false;
         this.drainAgainWoken = false;
-        this.trigger(woken ? "wake" : "poll");
+        void this.trigger(woken ? "wake" : "poll");
       }
     });
+    return this.draining;
   }
 
-  private async drainUntilEmpty(probeFirst = false): Promise<void> {
+  /**
+   * Drains until the outbox is empty, in a drain that starts after this call (one in progress may
+   * have begun before Redis came back); resolves with how many events it relayed, rejects with what
+   * stopped it. Run when Redis answers again, so its time is the outbox's recovery time.
+   */
+  async drainNow(): Promise<number> {
+    while (this.draining) await this.draining;
+    const outcome = await this.trigger();
+    if (!outcome) return 0;
+    if (!outcome.ok) throw outcome.error;
+    return outcome.relayed;
+  }
+
+  private async drainUntilEmpty(probeFirst = false): Promise<DrainOutcome> {
+    const started = Date.now();
+    let total = 0;
     try {
-      if (probeFirst && !(await hasUnrelayedEvents(this.opts.db))) {
-        if (this.consecutiveFailures > 0) this.opts.logger.info("outbox relay recovered", { failedDrains: this.consecutiveFailures });
-        this.consecutiveFailures = 0;
-        return;
+      if (!probeFirst || (await hasUnrelayedEvents(this.opts.db))) {
+        let relayed: number;
+        do {
+          relayed = await drainOutboxBatch(this.opts.db, this.opts.producer, RELAY_BATCH_SIZE);
+          total += relayed;
+          if (relayed > 0) this.opts.logger.debug("outbox events relayed", { count: relayed });
+        } while (relayed === RELAY_BATCH_SIZE && !this.stopped);
       }
-      let relayed: number;
-      do {
-        relayed = await drainOutboxBatch(this.opts.db, this.opts.producer, RELAY_BATCH_SIZE);
-        if (relayed > 0) this.opts.logger.debug("outbox events relayed", { count: relayed });
-      } while (relayed === RELAY_BATCH_SIZE && !this.stopped);
-      if (this.consecutiveFailures > 0) this.opts.logger.info("outbox relay recovered", { failedDrains: this.consecutiveFailures });
-      this.consecutiveFailures = 0;
+      if (this.consecutiveFailures > 0) this.recovered(started, total);
+      return { ok: true, relayed: total };
     } catch (err) {
       if (this.consecutiveFailures % FAILURE_LOG_EVERY === 0) {
         this.opts.logger.warn("outbox drain failed; retried on the next poll", { err, failedDrains: this.consecutiveFailures + 1 });
       }
       this.consecutiveFailures += 1;
+      this.failingOn = unavailableDependency(err);
+      return { ok: false, error: err };
     }
+  }
+
+  /**
+   * The first drain that got through after failed ones. When PostgreSQL was what they could not
+   * reach, this drain began about when it answered again, so its duration is the outbox's recovery
+   * time (a Redis reconnect is timed from the reconnect itself, see main.ts).
+   */
+  private recovered(drainStarted: number, relayed: number): void {
+    const seconds = (Date.now() - drainStarted) / 1000;
+    this.opts.logger.info("outbox relay recovered", { failedDrains: this.consecutiveFailures, dependency: this.failingOn, relayed, drainSeconds: seconds });
+    if (this.failingOn === "postgres") this.opts.metrics?.recovered({ dependency: "postgres", backlog: "outbox", seconds, requeued: relayed });
+    this.consecutiveFailures = 0;
+    this.failingOn = undefined;
   }
 
   /** Keeps one dedicated connection LISTENing, reconnecting with backoff whenever it breaks. */

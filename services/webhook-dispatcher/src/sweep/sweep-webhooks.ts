@@ -13,6 +13,20 @@ export interface SweepOptions {
 
 export const DEFAULT_SWEEP_OPTIONS: SweepOptions = { graceMs: 30_000, limit: 500 };
 
+/**
+ * When Redis answers again: every retry and notification that is due and has no job is enqueued
+ * at once. Their job ids are per attempt (per disablement), and an attempt already in the log is
+ * skipped by the job, so this doubles nothing.
+ */
+export const RECONNECT_SWEEP_OPTIONS: SweepOptions = { graceMs: 0, limit: 500 };
+
+/**
+ * A first attempt is made by the events/dispatch job that fanned the delivery out, without a job of
+ * its own: one enqueued while that job is still making it would POST twice. Whatever the sweep's
+ * grace, first attempts are left alone until they are this late.
+ */
+export const FIRST_ATTEMPT_GRACE_MS = 30_000;
+
 export interface SweepResult {
   deliveriesRequeued: number;
   notificationsRequeued: number;
@@ -28,8 +42,15 @@ export interface SweepResult {
  */
 export async function sweepWebhooks(db: Db, producer: Producer, logger: Logger, options: SweepOptions = DEFAULT_SWEEP_OPTIONS): Promise<SweepResult> {
   const cutoff = new Date(Date.now() - options.graceMs);
+  const firstAttemptCutoff = new Date(Date.now() - Math.max(options.graceMs, FIRST_ATTEMPT_GRACE_MS));
   const overdue = await db.webhookDelivery.findMany({
-    where: { state: DELIVERY_STATE.pending, nextAttemptAt: { lt: cutoff } },
+    where: {
+      state: DELIVERY_STATE.pending,
+      OR: [
+        { attempts: { gt: 0 }, nextAttemptAt: { lt: cutoff } },
+        { attempts: 0, nextAttemptAt: { lt: firstAttemptCutoff } },
+      ],
+    },
     select: { id: true, attempts: true, eventId: true, subscriptionId: true },
     orderBy: { nextAttemptAt: "asc" },
     take: options.limit,
