@@ -177,7 +177,7 @@ export class Trickle {
     const sentAt = Date.now();
     try {
       const res = await postCreate(this.o.gatewayUrl, this.o.token, payload, this.files());
-      const jobId = res.status === 201 ? res.body.jobs[0]?.uuid : undefined;
+      const jobId = res.status === 200 ? res.body.jobs[0]?.uuid : undefined;
       this.creates.push({ ...(await answerOf(sentAt, res)), ...(jobId ? { jobId } : {}) });
       if (jobId) this.waiting.add(jobId);
     } catch (err) {

@@ -22,22 +22,20 @@ export function abuseLimits(ctx: GatewayContext): AbuseLimits {
   if (limits) return limits;
   const c = ctx.config;
   // Scaled up (never down) by RATE_LIMIT_SCALE; the per-job poll limit is Penneo's and stays exact.
-  const perMinute = (name: string, points: number, failOpen: boolean, scaled = true) =>
-    new RateLimit(ctx.redis, c.QUEUE_PREFIX, { name, points: scaled ? Math.ceil(points * c.RATE_LIMIT_SCALE) : points, windowSeconds: 60, failOpen }, ctx.logger);
+  const perMinute = (name: string, points: number, scaled = true) =>
+    new RateLimit(ctx.redis, c.QUEUE_PREFIX, { name, points: scaled ? Math.ceil(points * c.RATE_LIMIT_SCALE) : points, windowSeconds: 60 }, ctx.logger);
   limits = {
-    // Credentials and signing links fail closed: without Redis, guessing would be unbounded.
-    tokenFailuresByClient: perMinute("token-failures-client", c.TOKEN_FAILURES_PER_CLIENT_PER_MINUTE, false),
-    tokenFailuresByAddress: perMinute("token-failures-address", c.TOKEN_FAILURES_PER_ADDRESS_PER_MINUTE, false),
-    tokenRequestsByAddress: perMinute("token-requests-address", c.TOKEN_REQUESTS_PER_ADDRESS_PER_MINUTE, false),
-    signingFailuresByAddress: perMinute("signing-failures-address", c.SIGNING_FAILURES_PER_ADDRESS_PER_MINUTE, false),
-    // A signer's page load is not worth a 503 while Redis is away: the failure limit still holds.
-    signingRequestsByAddress: perMinute("signing-requests-address", c.SIGNING_REQUESTS_PER_ADDRESS_PER_MINUTE, true),
-    // A create needs Redis to be queued anyway (it is kept for the sweeper when Redis is away).
-    createsByCustomer: perMinute("creates-customer", c.CREATES_PER_CUSTOMER_PER_MINUTE, true),
-    pollsByCustomer: perMinute("job-polls-customer", c.JOB_POLLS_PER_CUSTOMER_PER_MINUTE, true),
-    pollsByJob: perMinute("job-poll", c.JOB_POLL_LIMIT_PER_MINUTE, true, false),
-    // Unauthenticated and memory-bound (the PDF is read whole): refused without Redis.
-    verifyByAddress: perMinute("verify-address", c.VERIFY_REQUESTS_PER_ADDRESS_PER_MINUTE, false),
+    // Counted in Redis across replicas; in each replica's memory while Redis is away (rate-limit.ts).
+    tokenFailuresByClient: perMinute("token-failures-client", c.TOKEN_FAILURES_PER_CLIENT_PER_MINUTE),
+    tokenFailuresByAddress: perMinute("token-failures-address", c.TOKEN_FAILURES_PER_ADDRESS_PER_MINUTE),
+    tokenRequestsByAddress: perMinute("token-requests-address", c.TOKEN_REQUESTS_PER_ADDRESS_PER_MINUTE),
+    signingFailuresByAddress: perMinute("signing-failures-address", c.SIGNING_FAILURES_PER_ADDRESS_PER_MINUTE),
+    signingRequestsByAddress: perMinute("signing-requests-address", c.SIGNING_REQUESTS_PER_ADDRESS_PER_MINUTE),
+    createsByCustomer: perMinute("creates-customer", c.CREATES_PER_CUSTOMER_PER_MINUTE),
+    pollsByCustomer: perMinute("job-polls-customer", c.JOB_POLLS_PER_CUSTOMER_PER_MINUTE),
+    pollsByJob: perMinute("job-poll", c.JOB_POLL_LIMIT_PER_MINUTE, false),
+    // Unauthenticated and memory-bound (the PDF is read whole).
+    verifyByAddress: perMinute("verify-address", c.VERIFY_REQUESTS_PER_ADDRESS_PER_MINUTE),
   };
   built.set(ctx, limits);
   return limits;

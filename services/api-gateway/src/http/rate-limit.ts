@@ -1,8 +1,8 @@
 import type { Response } from "express";
 import type { Redis } from "ioredis";
-import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { AppError } from "@esign/errors";
-import type { Logger } from "@esign/logger";
+import { throttledLog, type Logger, type ThrottledLog } from "@esign/logger";
 
 export interface RateLimitRule {
   /** Names the counter in Redis and in logs, e.g. "job-poll". */
@@ -10,11 +10,6 @@ export interface RateLimitRule {
   /** Requests (or failures) allowed per window; 0 turns the limit off. */
   points: number;
   windowSeconds: number;
-  /**
-   * When Redis does not answer: true lets the request through (a read whose abuse costs little, such
-   * as a job poll), false answers 503. Either way the failure is logged.
-   */
-  failOpen: boolean;
 }
 
 export interface RateLimitOutcome {
@@ -31,15 +26,24 @@ export class RateLimitedError extends AppError {
   }
 }
 
+// While Redis is away every request of a limit fails over the same way: one line this often says so.
+const LOG_EVERY_MS = 10_000;
+
 /**
  * A fixed-window counter per key, kept in Redis so that every gateway replica counts the same
  * requests (rate-limiter-flexible: one INCR + PEXPIRE per request). Two ways to use it: `consume`
  * counts every request (and sets the `RateLimit-*` headers on the answer, as GitHub and DocuSign
  * do); `assertUnder` + `recordFailure` count only failures (wrong secrets, unknown signing links),
  * so a client that gets it right is never slowed, and one that guesses is stopped before the work.
+ *
+ * While Redis does not answer, the same limit is counted in this process's memory: a limit is never
+ * the reason for a 503 (creates and signatures go on while Redis is away, README "Recovery"), and
+ * guessing stays bounded, per replica instead of across them, until Redis is back.
  */
 export class RateLimit {
-  private readonly limiter: RateLimiterRedis | null;
+  private readonly shared: RateLimiterRedis | null;
+  private readonly local: RateLimiterMemory | null;
+  private readonly logFallback: ThrottledLog;
 
   constructor(
     redis: Redis,
@@ -47,28 +51,24 @@ export class RateLimit {
     private readonly rule: RateLimitRule,
     private readonly logger: Logger,
   ) {
-    this.limiter =
-      rule.points > 0
-        ? new RateLimiterRedis({
-            storeClient: redis,
-            keyPrefix: `${keyPrefix}:rl:${rule.name}`,
-            points: rule.points,
-            duration: rule.windowSeconds,
-            // Fail at once when the connection is down instead of waiting for a reconnect.
-            rejectIfRedisNotReady: true,
-          })
-        : null;
+    const on = rule.points > 0;
+    const options = { keyPrefix: `${keyPrefix}:rl:${rule.name}`, points: rule.points, duration: rule.windowSeconds };
+    // Fail at once when the connection is down instead of waiting for a reconnect.
+    this.shared = on ? new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true }) : null;
+    this.local = on ? new RateLimiterMemory(options) : null;
+    this.logFallback = throttledLog(logger, LOG_EVERY_MS);
   }
 
-  /** Counts one request for `key`; throws the 429 (or 503) AppError, else sets the headers. */
+  /** Counts one request for `key`; throws the 429 AppError, else sets the headers. */
   async consume(res: Response, key: string, message: string): Promise<void> {
-    if (!this.limiter) return;
     let outcome: RateLimiterRes;
     try {
-      outcome = await this.limiter.consume(key);
+      const o = await this.counted((l) => l.consume(key));
+      if (!o) return;
+      outcome = o;
     } catch (err) {
       if (err instanceof RateLimiterRes) throw this.limited(err, message);
-      return this.redisDown(err);
+      throw err;
     }
     for (const [k, v] of Object.entries(this.headers({ limit: this.rule.points, remaining: outcome.remainingPoints, resetSeconds: this.resetOf(outcome) }))) {
       res.setHeader(k, v);
@@ -77,23 +77,29 @@ export class RateLimit {
 
   /** Throws the 429 when `key` has used up its allowance (of failures), without counting this request. */
   async assertUnder(key: string, message: string): Promise<void> {
-    if (!this.limiter) return;
-    let state: RateLimiterRes | null;
-    try {
-      state = await this.limiter.get(key);
-    } catch (err) {
-      return this.redisDown(err);
-    }
+    const state = await this.counted((l) => l.get(key));
     if (state && state.consumedPoints >= this.rule.points) throw this.limited(state, message);
   }
 
   /** Counts one failure for `key`; never throws (the request already has its answer). */
   async recordFailure(key: string): Promise<void> {
-    if (!this.limiter) return;
+    await this.counted((l) => l.penalty(key, 1)).catch((err: unknown) => {
+      this.logger.warn("rate limit failure not counted", { limit: this.rule.name, error: (err as Error).message });
+    });
+  }
+
+  /**
+   * Runs `op` on the Redis counter, or on the in-memory one when Redis does not answer. A 429
+   * (RateLimiterRes) is passed on as it is. Null when the limit is off.
+   */
+  private async counted<T>(op: (limiter: RateLimiterAbstract) => Promise<T>): Promise<T | null> {
+    if (!this.shared || !this.local) return null;
     try {
-      await this.limiter.penalty(key, 1);
+      return await op(this.shared);
     } catch (err) {
-      this.logger.warn("rate limit failure not counted: Redis did not answer", { limit: this.rule.name, error: (err as Error).message });
+      if (err instanceof RateLimiterRes) throw err;
+      this.logFallback("warn", "rate limit counted in this process: Redis did not answer", { limit: this.rule.name, error: (err as Error).message });
+      return op(this.local);
     }
   }
 
@@ -104,11 +110,6 @@ export class RateLimit {
   private limited(r: RateLimiterRes, message: string): RateLimitedError {
     const retryAfter = Math.max(1, this.resetOf(r));
     return new RateLimitedError(message, { ...this.headers({ limit: this.rule.points, remaining: 0, resetSeconds: retryAfter }), "Retry-After": String(retryAfter) });
-  }
-
-  private redisDown(err: unknown): void {
-    this.logger.warn("rate limit not counted: Redis did not answer", { limit: this.rule.name, error: (err as Error).message });
-    if (!this.rule.failOpen) throw new AppError("service_unavailable", "Service temporarily unavailable", undefined, { "Retry-After": "5" });
   }
 
   private headers(o: RateLimitOutcome): Record<string, string> {
