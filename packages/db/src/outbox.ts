@@ -1,7 +1,10 @@
 import { randomUUID } from "node:crypto";
+import { sql, type RawBuilder } from "kysely";
 import type { Prisma } from "./generated/client";
 import type { Tx } from "./create-prisma";
-import { SqlParams } from "./sql-params";
+import { qb } from "./typed-sql/builder";
+import { anyRowIn, unnestRowsInOrder } from "./typed-sql/expressions";
+import { runCompiled } from "./typed-sql/run";
 
 /** The channel the outbox relay LISTENs on; PostgreSQL delivers the notification at commit. */
 export const OUTBOX_CHANNEL = "esign_outbox";
@@ -32,35 +35,45 @@ export async function insertEvent(tx: Tx, event: OutboxEvent): Promise<string> {
  */
 export async function insertEvents(tx: Tx, events: readonly OutboxEvent[]): Promise<string[]> {
   if (events.length === 0) return [];
-  const p = new SqlParams();
-  const { sql, ids } = eventInsertSql(events, p);
-  await tx.$executeRawUnsafe(`WITH inserted AS (${sql}) ${notifyIfAnySql("inserted")}`, ...p.values);
-  return ids;
+  const insert = eventInsert(events);
+  const statement = qb.with("inserted", () => insert.query).selectNoFrom(notifyOutboxIfAny("inserted").as("notified"));
+  await runCompiled(tx, statement.compile());
+  return insert.ids;
 }
 
 /**
- * The INSERT of `events` (ending in RETURNING id), for a data-modifying CTE of a larger statement;
- * its values go to `p`; with `onlyIf` (an SQL condition) the events are written only when it holds. The statement must also NOTIFY (`notifyIfAnySql`) for the relay to wake early.
+ * The INSERT of `events` (returning their ids), for a data-modifying CTE of a larger statement; with
+ * `onlyIfAnyIn` (the name of another CTE of that statement) the events are written only when that CTE
+ * touched a row. The statement must also NOTIFY (`notifyOutboxIfAny`) for the relay to wake early.
  * WITH ORDINALITY + ORDER BY: seq (BIGSERIAL) is drawn in the order the rows are inserted.
  * occurredAt is the time of this statement (clock_timestamp), not the column default's start of
  * the transaction: the notifier's transaction spans an SMTP conversation before its event.
  */
-export function eventInsertSql(events: readonly OutboxEvent[], p: SqlParams, onlyIf?: string): { sql: string; ids: string[] } {
+export function eventInsert(events: readonly OutboxEvent[], onlyIfAnyIn?: string) {
   const ids = events.map(() => randomUUID());
-  const sql = `
-    INSERT INTO "Event" (id, "customerId", topic, "eventType", payload, "targetSubscriptionId", "occurredAt")
-    SELECT id, customer_id, topic, event_type, payload, target_subscription_id, clock_timestamp()
-    FROM unnest(${p.add(ids, "uuid[]")}, ${p.add(events.map((e) => e.customerId), "int[]")}, ${p.add(events.map((e) => e.topic), "text[]")},
-                ${p.add(events.map((e) => e.eventType), "text[]")}, ${p.add(events.map((e) => JSON.stringify(e.payload)), "jsonb[]")},
-                ${p.add(events.map((e) => e.targetSubscriptionId ?? null), "uuid[]")})
-      WITH ORDINALITY AS t(id, customer_id, topic, event_type, payload, target_subscription_id, n)
-    ${onlyIf ? `WHERE ${onlyIf}` : ""}
-    ORDER BY n
-    RETURNING id`;
-  return { sql, ids };
+  const rows = unnestRowsInOrder("t", {
+    id: { values: ids, type: "uuid" },
+    customerId: { values: events.map((e) => e.customerId), type: "int" },
+    topic: { values: events.map((e) => e.topic), type: "text" },
+    eventType: { values: events.map((e) => e.eventType), type: "text" },
+    payload: { values: events.map((e) => JSON.stringify(e.payload)), type: "jsonb" },
+    targetSubscriptionId: { values: events.map((e) => e.targetSubscriptionId ?? null), type: "uuid" },
+  });
+  const query = qb
+    .insertInto("Event")
+    .columns(["id", "customerId", "topic", "eventType", "payload", "targetSubscriptionId", "occurredAt"])
+    .expression(
+      qb
+        .selectFrom(rows)
+        .select((eb) => ["t.id", "t.customerId", "t.topic", "t.eventType", "t.payload", "t.targetSubscriptionId", eb.fn<Date>("clock_timestamp").as("occurredAt")])
+        .$if(onlyIfAnyIn !== undefined, (q) => q.where(anyRowIn(onlyIfAnyIn!)))
+        .orderBy("t.ordinal"),
+    )
+    .returning("id");
+  return { query, ids };
 }
 
-/** The closing SELECT of a statement whose CTE `cte` inserted events: one NOTIFY when it inserted any. */
-export function notifyIfAnySql(cte: string): string {
-  return `SELECT pg_notify('${OUTBOX_CHANNEL}', '') WHERE EXISTS (SELECT 1 FROM ${cte})`;
+/** `(SELECT pg_notify(...) WHERE EXISTS (SELECT 1 FROM cte))`: one NOTIFY when the CTE `cte` inserted events (as text: Prisma cannot read void). */
+export function notifyOutboxIfAny(cte: string): RawBuilder<unknown> {
+  return sql`(SELECT pg_notify(${OUTBOX_CHANNEL}::text, '')::text WHERE ${anyRowIn(cte)})`;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Router, type Request } from "express";
 import { AppError, type FieldIssue } from "@esign/errors";
-import { sqlPool } from "@esign/db";
+import { runOne, sqlPool } from "@esign/db";
 import { unstorableText, validateCreateRequest } from "@esign/schema";
 import { looksLikePdf } from "@esign/storage";
 import type { PdfRefusal } from "@esign/pdf-inspect";
@@ -12,6 +12,7 @@ import type { StagedUpload } from "./staging-storage-engine";
 import { payloadHash } from "./payload-hash";
 import { abuseLimits } from "../http/abuse-limits";
 import { enqueueCreationJob } from "./enqueue-creation-job";
+import { insertCreationJobSql } from "./creation-job.sql";
 
 export const CREATE_PATH = "/send/api/v1/casefiles/20251022/create";
 
@@ -193,13 +194,16 @@ interface NewCreationJob {
  * biggest single item of the create endpoint's profile (bench/README.md).
  */
 async function insertCreationJob(ctx: GatewayContext, job: NewCreationJob): Promise<JobRef> {
-  const { rows } = await sqlPool(ctx.db).query<{ id: string; payloadHash: string; createdAt: Date }>(
-    `INSERT INTO "CreationJob" (id, "customerId", "userId", "payloadHash", "idempotencyKey", payload, files, "maxRetries", "updatedAt")
-     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, now())
-     RETURNING id, "payloadHash", "createdAt"`,
-    [job.id, job.customerId, job.userId, job.payloadHash, job.idempotencyKey, JSON.stringify(job.payload), JSON.stringify(job.files), job.maxRetries],
-  );
-  const row = rows[0];
+  const row = await runOne(sqlPool(ctx.db), insertCreationJobSql, {
+    id: job.id,
+    customerId: job.customerId,
+    userId: job.userId,
+    payloadHash: job.payloadHash,
+    idempotencyKey: job.idempotencyKey,
+    payload: JSON.stringify(job.payload),
+    files: JSON.stringify(job.files),
+    maxRetries: job.maxRetries,
+  });
   if (!row) throw new Error("creation job insert returned no row");
   return row;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { sqlPool, withSqlTransaction } from "@esign/db";
+import { runOne, sqlPool, withSqlTransaction } from "@esign/db";
 import { isDependencyUnavailable } from "@esign/errors";
 import type { Job } from "@esign/queue";
 import { ZCaseFile, ZStoredFiles, type JobData } from "@esign/schema";
@@ -7,6 +7,7 @@ import type { WorkerContext } from "../context";
 import { AccountCheckFailed, checkAccount, type AccountSettings } from "../domain/account-checks";
 import { lockAndAllocate, persistCaseFile } from "../domain/persist-casefile";
 import { ensureCreatedScheduled } from "../domain/schedule-send";
+import { claimCreationJobSql } from "./create-casefile.sql";
 
 async function markFailed(ctx: WorkerContext, id: string, errorMessage: string, retries: number): Promise<void> {
   // Only a job that has not completed can fail: a late duplicate must not overwrite a success.
@@ -32,22 +33,8 @@ interface ClaimedJob extends AccountSettings {
  * with an Idempotency-Key is never a duplicate: its client said itself what a repeat is.
  */
 async function claimCreationJob(ctx: WorkerContext, id: string, retries: number): Promise<ClaimedJob | undefined> {
-  const { rows } = await sqlPool(ctx.db).query<ClaimedJob>(
-    `WITH processing AS (
-       UPDATE "CreationJob" SET status = 'processing', retries = $2, "updatedAt" = now()
-       WHERE id = $1::uuid AND status IN ('pending', 'processing'))
-     SELECT cj.status::text AS status, cj."customerId", cj."userId", cj.payload, cj.files, c."eboksEnabled", c."secureSigningMethods",
-            (SELECT e.id FROM "CreationJob" e
-              WHERE $3::int > 0 AND cj."idempotencyKey" IS NULL
-                AND e."customerId" = cj."customerId" AND e."payloadHash" = cj."payloadHash"
-                AND e."createdAt" >= cj."createdAt" - make_interval(secs => $3::int)
-                AND (e."createdAt" < cj."createdAt" OR (e."createdAt" = cj."createdAt" AND e.id < cj.id))
-                AND e.status NOT IN ('failed', 'aborted_duplicated')
-              ORDER BY e."createdAt", e.id LIMIT 1) AS "duplicateOf"
-       FROM "CreationJob" cj JOIN "Customer" c ON c.id = cj."customerId" WHERE cj.id = $1::uuid`,
-    [id, retries, ctx.config.DUPLICATE_SUBMISSION_WINDOW_SECONDS],
-  );
-  return rows[0];
+  const row = await runOne(sqlPool(ctx.db), claimCreationJobSql, { id, retries, duplicateWindowSeconds: ctx.config.DUPLICATE_SUBMISSION_WINDOW_SECONDS });
+  return row && { ...row, secureSigningMethods: row.secureSigningMethods as AccountSettings["secureSigningMethods"] };
 }
 
 async function markDuplicate(ctx: WorkerContext, id: string, duplicateOf: string, retries: number): Promise<void> {

@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
-import { SqlParams, type Tx } from "@esign/db";
+import { advisoryXactLock, run, type Tx } from "@esign/db";
 import { MailDeliveryError } from "@esign/mailer";
 import { MailboxDeliveryError } from "../channels/mailbox-gateway";
+import { insertNotificationSql } from "./notification-records.sql";
 
 export type NotificationKind = "signing_request" | "reminder" | "completed" | "owner_completed";
 export type NotificationChannel = "email" | "eboks";
@@ -20,7 +20,7 @@ export const LOCK_NAMESPACE = 0x6e6f746b; // "notk"
 export const SEND_TX_OPTIONS = { maxWait: 10_000, timeout: 120_000 };
 
 export async function lockDedupeKey(tx: Tx, dedupeKey: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_NAMESPACE}::int4, hashtext(${dedupeKey}::text))`;
+  await run(tx, advisoryXactLock, { namespace: LOCK_NAMESPACE, key: dedupeKey });
 }
 
 export interface NotificationRecord {
@@ -36,20 +36,7 @@ export interface NotificationRecord {
 }
 
 export async function recordNotification(tx: Tx, r: NotificationRecord): Promise<void> {
-  const p = new SqlParams();
-  await tx.$executeRawUnsafe(notificationInsertSql(r, p), ...p.values);
-}
-
-/**
- * The INSERT of one Notification row (also a CTE of a larger statement: the signer messages' outcome
- * write); its values go to `p`. createdAt defaults to the transaction's time.
- */
-export function notificationInsertSql(r: NotificationRecord & { createdAt?: Date }, p: SqlParams): string {
-  return `INSERT INTO "Notification" (id, "dedupeKey", kind, channel, recipient, "caseFileId", "signerId", status, "messageId", error, "createdAt")
-    VALUES (${p.add(randomUUID(), "uuid")}, ${p.add(r.dedupeKey)}, ${p.add(r.kind)}, ${p.add(r.channel)}, ${p.add(r.recipient)}, ${p.add(r.caseFileId, "int")},
-            ${p.add(r.signerId ?? null, "int")}, ${p.add(r.status)}, ${p.add(r.messageId ?? null)},
-            -- Server replies can be long; the row is for people reading it, not an archive.
-            ${p.add(r.error ? r.error.slice(0, 1000) : null)}, COALESCE(${p.add(r.createdAt?.toISOString() ?? null, "timestamptz")}, now()))`;
+  await run(tx, insertNotificationSql, r);
 }
 
 /**

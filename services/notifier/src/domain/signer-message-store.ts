@@ -1,7 +1,7 @@
-import { eventInsertSql, notifyIfAnySql, SqlParams, type OutboxEvent, type SqlClient } from "@esign/db";
-import { SIGNER_STATUS } from "@esign/schema";
+import { advisoryXactLock, run, runOne, type OutboxEvent, type SqlClient } from "@esign/db";
 import type { CaseFileDocument } from "./case-file-documents";
-import { LOCK_NAMESPACE, notificationInsertSql, type NotificationRecord } from "./notification-records";
+import { LOCK_NAMESPACE, type NotificationRecord } from "./notification-records";
+import { lastSentAtSql, loadSignerForMessageSql, requestWasSentSql, writeMessageOutcomeSql } from "./signer-message-store.sql";
 
 /*
  * The statements of one signing request or reminder, in plain SQL on the transaction's connection.
@@ -50,7 +50,7 @@ export interface SignerForMessage extends SignerColumns {
 
 /** Waits for the dedupeKey's advisory lock (held to the end of the transaction): copies of a job run one after the other. */
 export async function lockDedupeKeySql(client: SqlClient, dedupeKey: string): Promise<void> {
-  await client.query("SELECT pg_advisory_xact_lock($1::int4, hashtext($2::text))", [LOCK_NAMESPACE, dedupeKey]);
+  await run(client, advisoryXactLock, { namespace: LOCK_NAMESPACE, key: dedupeKey });
 }
 
 interface LoadedRow extends SignerColumns {
@@ -75,29 +75,11 @@ interface LoadedRow extends SignerColumns {
  * already. Call it after lockDedupeKeySql: this statement's snapshot then sees a copy's committed row.
  */
 export async function loadSignerForMessage(client: SqlClient, signerId: number, dedupeKey: string): Promise<{ signer: SignerForMessage; alreadySent: boolean } | undefined> {
-  const { rows } = await client.query<LoadedRow>(
-    `SELECT s.id, s.name, s.role, s.email, s.channel, s.cpr, s.cvr, s.language, s.notification, s.status, s."deletedAt", s."expiredAt",
-            s."expireAt", s."remindersSent", l."tokenEnc",
-            cf.id AS "cfId", cf."customerId" AS "cfCustomerId", cf.status AS "cfStatus", cf."expiredAt" AS "cfExpiredAt",
-            cf."expireAt" AS "cfExpireAt", cf.title AS "cfTitle", cf."senderName" AS "cfSenderName", cf."sensitiveData" AS "cfSensitiveData",
-            cf."visibilityMode" AS "cfVisibilityMode", cf.language AS "cfLanguage", c.name AS "customerName",
-            (SELECT coalesce(json_agg(json_build_object('id', d.id, 'title', d.title, 'name', d.name, 'signable', d.signable, 'roles', d.roles,
-                                                        'documentOrder', d."documentOrder", 'fileSha256', d."fileSha256", 'signedSha256', d."signedSha256")
-                                      ORDER BY d.id), '[]'::json)
-               FROM "Document" d WHERE d."caseFileId" = cf.id) AS documents,
-            EXISTS (SELECT 1 FROM "Notification" n WHERE n."dedupeKey" = $2) AS "alreadySent"
-       FROM "Signer" s
-       JOIN "CaseFile" cf ON cf.id = s."caseFileId"
-       JOIN "Customer" c ON c.id = cf."customerId"
-       LEFT JOIN "SigningLink" l ON l."signerId" = s.id
-      WHERE s.id = $1`,
-    [signerId, dedupeKey],
-  );
-  const r = rows[0];
+  const r = await runOne(client, loadSignerForMessageSql, { signerId, dedupeKey });
   if (!r) return undefined;
   const { tokenEnc, cfId, cfCustomerId, cfStatus, cfExpiredAt, cfExpireAt, cfTitle, cfSenderName, cfSensitiveData, cfVisibilityMode, cfLanguage, customerName, documents, alreadySent, ...signer } = r;
   return {
-    alreadySent,
+    alreadySent: alreadySent === true,
     signer: {
       ...signer,
       signingLink: tokenEnc === null ? null : { tokenEnc },
@@ -121,18 +103,12 @@ export async function loadSignerForMessage(client: SqlClient, signerId: number, 
 
 /** When the signer's last request or reminder went out, if one did. */
 export async function lastSentAt(client: SqlClient, signerId: number): Promise<Date | undefined> {
-  const { rows } = await client.query<{ createdAt: Date }>(
-    `SELECT "createdAt" FROM "Notification" WHERE "signerId" = $1 AND kind IN ('signing_request', 'reminder') AND status = 'sent'
-      ORDER BY "createdAt" DESC LIMIT 1`,
-    [signerId],
-  );
-  return rows[0]?.createdAt;
+  return (await runOne(client, lastSentAtSql, { signerId }))?.createdAt;
 }
 
 /** Whether the signer's signing request went out (a reminder only follows a request). */
 export async function requestWasSent(client: SqlClient, signerId: number): Promise<boolean> {
-  const { rows } = await client.query(`SELECT 1 FROM "Notification" WHERE "signerId" = $1 AND kind = 'signing_request' AND status = 'sent' LIMIT 1`, [signerId]);
-  return rows.length > 0;
+  return (await run(client, requestWasSentSql, { signerId })).length > 0;
 }
 
 export interface MessageOutcomeWrite {
@@ -148,32 +124,7 @@ export interface MessageOutcomeWrite {
 
 /** Everything an outcome writes, in one statement; answers the signer's remindersSent afterwards. */
 export async function writeMessageOutcome(client: SqlClient, signerId: number, w: MessageOutcomeWrite): Promise<{ remindersSent?: number }> {
-  const p = new SqlParams();
-  // Added where first used: PostgreSQL cannot type a parameter that no statement part mentions.
-  let signerParam: string | undefined;
-  const signer = () => (signerParam ??= p.add(signerId, "int"));
-  const ctes: string[] = [];
-  const n = w.notification;
-  if (n) {
-    ctes.push(`notification AS (${notificationInsertSql(n, p)})`);
-  }
-  if (w.countReminder) {
-    ctes.push(`counted AS (UPDATE "Signer" SET "remindersSent" = "remindersSent" + 1, "updatedAt" = now() WHERE id = ${signer()} RETURNING "remindersSent")`);
-  }
-  if (w.markUndeliverable) {
-    ctes.push(`changed AS (
-      UPDATE "Signer" SET status = ${p.add(SIGNER_STATUS.undeliverable, "int")}, "updatedAt" = now()
-      WHERE id = ${signer()} AND status = ${p.add(SIGNER_STATUS.pending, "int")} RETURNING id)`);
-  }
-  let notified = "";
-  if (w.event) {
-    // An undeliverable event only when the signer really changed (one who signed meanwhile stays signed).
-    const insert = eventInsertSql([w.event], p, w.markUndeliverable ? "EXISTS (SELECT 1 FROM changed)" : undefined);
-    ctes.push(`events AS (${insert.sql})`);
-    notified = `, (${notifyIfAnySql("events")}) AS notified`;
-  }
-  if (ctes.length === 0) return {};
-  const reminders = w.countReminder ? `(SELECT "remindersSent" FROM counted)` : "NULL::int";
-  const { rows } = await client.query<{ remindersSent: number | null }>(`WITH ${ctes.join(",\n")} SELECT ${reminders} AS "remindersSent"${notified}`, p.values);
-  return { remindersSent: rows[0]?.remindersSent ?? undefined };
+  if (!w.notification && !w.countReminder && !w.markUndeliverable && !w.event) return {};
+  const row = await runOne(client, writeMessageOutcomeSql, { signerId, ...w });
+  return { remindersSent: row?.remindersSent ?? undefined };
 }

@@ -1,0 +1,92 @@
+import { sql, type AliasedRawBuilder, type Expression, type RawBuilder } from "kysely";
+
+/*
+ * The only SQL text of the system outside Kysely's builder: small fragments the builder has no
+ * words for, reviewed here. Every value in them is a bound parameter; the names pasted in are
+ * identifiers from a closed set (the types below) or from the caller's own code, never input.
+ */
+
+/** PostgreSQL element types of the arrays passed as one parameter each. */
+export type PgElementType = "uuid" | "text" | "int" | "bigint" | "boolean" | "timestamptz" | "jsonb";
+
+/** A JS array as one typed parameter: `$n::type[]` (PostgreSQL cannot infer the type of an unnest argument). */
+export function typedArray<T>(values: readonly T[], type: PgElementType): RawBuilder<T[]> {
+  return sql<T[]>`${values}::${sql.raw(type)}[]`;
+}
+
+/** An array parameter compared with `= ANY(...)`, typed: `ANY($n::type[])`. */
+export function anyOf<T>(values: readonly T[], type: PgElementType): RawBuilder<T> {
+  return sql<T>`ANY(${typedArray(values, type)})`;
+}
+
+type UnnestColumns<R> = { [K in keyof R]: { values: readonly R[K][]; type: PgElementType } };
+
+/**
+ * Rows from parallel arrays, one parameter per column: `unnest($1::uuid[], $2::text[], ...) AS
+ * alias(col, ...)`. A batch of any size is one statement of the same text (one plan), and its
+ * values are never spliced in.
+ */
+export function unnestRows<R extends Record<string, unknown>, A extends string>(alias: A, columns: UnnestColumns<R>): AliasedRawBuilder<R, A> {
+  const names = Object.keys(columns) as (keyof R & string)[];
+  const args = sql.join(names.map((name) => typedArray(columns[name].values, columns[name].type)));
+  const aliasWithColumns = sql`${sql.id(alias)}(${sql.join(names.map((n) => sql.id(n)))})`;
+  return sql<R>`unnest(${args})`.as<A>(aliasWithColumns);
+}
+
+/**
+ * unnestRows plus each row's position (1-based) in `ordinal`: `WITH ORDINALITY`. An INSERT ... SELECT
+ * ordered by it draws serial values (the outbox's seq) in the arrays' order.
+ */
+export function unnestRowsInOrder<R extends Record<string, unknown>, A extends string>(alias: A, columns: UnnestColumns<R>): AliasedRawBuilder<R & { ordinal: string }, A> {
+  const names = Object.keys(columns) as (keyof R & string)[];
+  const args = sql.join(names.map((name) => typedArray(columns[name].values, columns[name].type)));
+  const aliasWithColumns = sql`${sql.id(alias)}(${sql.join([...names, "ordinal"].map((n) => sql.id(n)))})`;
+  return sql<R & { ordinal: string }>`unnest(${args}) WITH ORDINALITY`.as<A>(aliasWithColumns);
+}
+
+/** An integer pasted as a literal: for statements sent without parameters (a transaction's opening). */
+export function literalInt(n: number): RawBuilder<number> {
+  if (!Number.isSafeInteger(n)) throw new Error(`not an integer: ${n}`);
+  return sql.lit(n);
+}
+
+/** `time - n seconds`: a timestamp `n` seconds before another. */
+export function secondsBefore(time: Expression<Date>, n: number): RawBuilder<Date> {
+  return sql<Date>`(${time} - ${n}::int * interval '1 second')`;
+}
+
+/** The next value of a table's serial id column, drawn before the insert (so links and events can name it). */
+export function nextId(table: "CaseFile" | "Signer"): RawBuilder<string> {
+  return sql<string>`nextval(pg_get_serial_sequence(${`"${table}"`}, 'id'))`;
+}
+
+/** `count` of the next serial ids of a table, ascending, as one array. */
+export function nextIds(table: "Signer", count: number): RawBuilder<string[]> {
+  return sql<string[]>`ARRAY(SELECT ${nextId(table)} FROM generate_series(1, ${count}::int))`;
+}
+
+/** A text parameter (PostgreSQL cannot infer the type of a parameter a function takes as "any"). */
+export function textParam(value: string | null): RawBuilder<string | null> {
+  return sql<string | null>`${value}::text`;
+}
+
+/** `EXISTS (SELECT 1 FROM cte)`: whether a data-modifying CTE of the same statement touched any row. */
+export function anyRowIn(cte: string): RawBuilder<boolean> {
+  return sql<boolean>`EXISTS (SELECT 1 FROM ${sql.table(cte)})`;
+}
+
+/** `1`: the column of an EXISTS subquery or of a statement that needs to answer something. */
+export const one = sql<number>`1`;
+
+/** `(SELECT column FROM cte)`: a value a data-modifying CTE of the same statement returned (one row). */
+export function valueFrom<T>(cte: string, column: string): RawBuilder<T | null> {
+  return sql<T | null>`(SELECT ${sql.ref(column)} FROM ${sql.table(cte)})`;
+}
+
+/**
+ * The rows of a subquery as one JSON array (`[]` when none), in the subquery's order. Kysely has this
+ * as a helper too, on an export path that this repository's module resolution cannot reach.
+ */
+export function jsonArrayFrom<O>(subquery: Expression<O>): RawBuilder<O[]> {
+  return sql<O[]>`(SELECT coalesce(json_agg(agg), '[]') FROM ${subquery} AS agg)`;
+}

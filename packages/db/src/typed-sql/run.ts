@@ -1,0 +1,29 @@
+import type { CompiledQuery } from "kysely";
+import type { Pool, PoolClient } from "pg";
+import type { Tx } from "../create-prisma";
+import type { Statement } from "./statement";
+
+/** Where a statement runs: a pg client or pool (hot paths), or a Prisma transaction or client. */
+export type SqlRunner = Pool | PoolClient | Pick<Tx, "$queryRawUnsafe">;
+
+const isPrisma = (on: SqlRunner): on is Pick<Tx, "$queryRawUnsafe"> => "$queryRawUnsafe" in on;
+
+/**
+ * Runs a compiled statement and answers its rows. Through pg, bigint columns come back as strings
+ * and timestamps as Date, as the generated Kysely types say; through Prisma bigint comes back as
+ * BigInt (only the outbox's seq is one, and no statement run through Prisma selects it).
+ */
+export async function runCompiled<O>(on: SqlRunner, query: CompiledQuery<O>): Promise<O[]> {
+  if (isPrisma(on)) return on.$queryRawUnsafe<O[]>(query.sql, ...query.parameters);
+  const result = await on.query(query.sql, query.parameters as unknown[]);
+  return result.rows as O[];
+}
+
+export function run<A, O>(on: SqlRunner, statement: Statement<A, O>, args: A): Promise<O[]> {
+  return runCompiled(on, statement.compile(args));
+}
+
+/** The first row, or undefined. */
+export async function runOne<A, O>(on: SqlRunner, statement: Statement<A, O>, args: A): Promise<O | undefined> {
+  return (await run(on, statement, args))[0];
+}

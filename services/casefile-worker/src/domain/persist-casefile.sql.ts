@@ -1,0 +1,57 @@
+import { defineStatement, eventInsert, nextId, nextIds, notifyOutboxIfAny, one, qb, withCtes, type DB, type Insertable, type OutboxEvent } from "@esign/db";
+
+/** The rows of one case file, as persistCaseFile writes them in one statement. */
+export interface CaseFileRows {
+  caseFile: Insertable<DB["CaseFile"]> & { id: number };
+  documents: Insertable<DB["Document"]>[];
+  ccRecipients: Insertable<DB["CcRecipient"]>[];
+  signers: (Insertable<DB["Signer"]> & { id: number })[];
+  links: Insertable<DB["SigningLink"]>[];
+  job: { id: string; result: string; retries: number };
+  /** Written after the rows, in this order; with them, one NOTIFY for the relay. */
+  events: OutboxEvent[];
+}
+
+/**
+ * Locks the creation job row and draws the ids the case file and its signers will have, in one
+ * round trip (see lockAndAllocate).
+ */
+export const lockAndAllocateSql = defineStatement("lock-creation-job-and-allocate-ids", { creationJobId: "00000000-0000-4000-8000-000000000000", signerCount: 2 }, (a) =>
+  qb
+    .selectFrom("CreationJob")
+    .select((eb) => [eb.cast<string>("status", "text").as("status"), nextId("CaseFile").as("caseFileId"), nextIds("Signer", a.signerCount).as("signerIds")])
+    .where("id", "=", a.creationJobId)
+    .forUpdate(),
+);
+
+const SAMPLE: CaseFileRows = {
+  caseFile: { id: 1, customerId: 1, userId: 1, creationJobId: "00000000-0000-4000-8000-000000000000", title: "t", status: 1, sentAt: new Date(), updatedAt: new Date() },
+  documents: [{ caseFileId: 1, title: "t", name: "a.pdf", signable: true, roles: ["signer"], fileSha256: "0".repeat(64), size: 1, pageCount: 1 }],
+  ccRecipients: [{ caseFileId: 1, name: "n", email: "e@example.com", storeAsContact: false }],
+  signers: [{ id: 1, caseFileId: 1, name: "n", role: "signer", insecureSigningMethods: ["text"], secureSigningMethods: [], notification: "{}", updatedAt: new Date() }],
+  links: [{ signerId: 1, tokenHash: "h", tokenEnc: "e" }],
+  job: { id: "00000000-0000-4000-8000-000000000000", result: "{}", retries: 0 },
+  events: [{ customerId: 1, topic: "signer", eventType: "sign.signer.requestActivated", payload: {} }],
+};
+
+/**
+ * The case file with its documents, cc recipients, signers and signing links, the creation job
+ * marked completed with its result, and the events: one statement of data-modifying CTEs.
+ */
+export const persistCaseFileSql = defineStatement("persist-case-file", SAMPLE, (r: CaseFileRows) =>
+  withCtes([
+    ["case_file", qb.insertInto("CaseFile").values(r.caseFile)],
+    ["documents", qb.insertInto("Document").values(r.documents)],
+    r.ccRecipients.length > 0 && ["cc_recipients", qb.insertInto("CcRecipient").values(r.ccRecipients)],
+    ["signers", qb.insertInto("Signer").values(r.signers)],
+    r.links.length > 0 && ["links", qb.insertInto("SigningLink").values(r.links)],
+    [
+      "completed",
+      qb
+        .updateTable("CreationJob")
+        .set((eb) => ({ status: "completed", result: r.job.result, errorMessage: null, retries: r.job.retries, updatedAt: eb.fn<Date>("now") }))
+        .where("id", "=", r.job.id),
+    ],
+    r.events.length > 0 && ["events", eventInsert(r.events).query],
+  ]).selectNoFrom(r.events.length > 0 ? notifyOutboxIfAny("events").as("notified") : one.as("done")),
+);

@@ -1,0 +1,39 @@
+import { randomUUID } from "node:crypto";
+import { defineStatement, qb, type DB, type Insertable } from "@esign/db";
+
+export interface NotificationRow {
+  dedupeKey: string;
+  kind: string;
+  channel: string;
+  recipient: string;
+  caseFileId: number;
+  signerId?: number;
+  status: string;
+  messageId?: string;
+  error?: string;
+  /** Default: the transaction's time. */
+  createdAt?: Date;
+}
+
+/** The INSERT of one Notification row (also a CTE of the signer messages' outcome write). */
+export function notificationInsert(r: NotificationRow) {
+  const row: Insertable<DB["Notification"]> = {
+    id: randomUUID(),
+    dedupeKey: r.dedupeKey,
+    kind: r.kind,
+    channel: r.channel,
+    recipient: r.recipient,
+    caseFileId: r.caseFileId,
+    signerId: r.signerId ?? null,
+    status: r.status,
+    messageId: r.messageId ?? null,
+    // Server replies can be long; the row is for people reading it, not an archive.
+    error: r.error ? r.error.slice(0, 1000) : null,
+    ...(r.createdAt ? { createdAt: r.createdAt } : {}),
+  };
+  return qb.insertInto("Notification").values(row);
+}
+
+export const SAMPLE_NOTIFICATION: NotificationRow = { dedupeKey: "k", kind: "reminder", channel: "email", recipient: "a@example.com", caseFileId: 1, signerId: 1, status: "sent", messageId: "m", error: "e", createdAt: new Date() };
+
+export const insertNotificationSql = defineStatement("insert-notification", SAMPLE_NOTIFICATION, notificationInsert);

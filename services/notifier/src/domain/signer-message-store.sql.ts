@@ -1,0 +1,118 @@
+import { defineStatement, eventInsert, jsonArrayFrom, notifyOutboxIfAny, qb, valueFrom, withCtes, type OutboxEvent } from "@esign/db";
+import { SIGNER_STATUS } from "@esign/schema";
+import { notificationInsert, SAMPLE_NOTIFICATION, type NotificationRow } from "./notification-records.sql";
+
+/**
+ * The signer with everything its message needs (case file, customer name, documents as JSON), and
+ * whether a message with this dedupeKey exists already.
+ */
+export const loadSignerForMessageSql = defineStatement("load-signer-for-message", { signerId: 1, dedupeKey: "k" }, ({ signerId, dedupeKey }) =>
+  qb
+    .selectFrom("Signer as s")
+    .innerJoin("CaseFile as cf", "cf.id", "s.caseFileId")
+    .innerJoin("Customer as c", "c.id", "cf.customerId")
+    .leftJoin("SigningLink as l", "l.signerId", "s.id")
+    .select((eb) => [
+      "s.id",
+      "s.name",
+      "s.role",
+      "s.email",
+      "s.channel",
+      "s.cpr",
+      "s.cvr",
+      "s.language",
+      "s.notification",
+      "s.status",
+      "s.deletedAt",
+      "s.expiredAt",
+      "s.expireAt",
+      "s.remindersSent",
+      "l.tokenEnc",
+      "cf.id as cfId",
+      "cf.customerId as cfCustomerId",
+      "cf.status as cfStatus",
+      "cf.expiredAt as cfExpiredAt",
+      "cf.expireAt as cfExpireAt",
+      "cf.title as cfTitle",
+      "cf.senderName as cfSenderName",
+      "cf.sensitiveData as cfSensitiveData",
+      "cf.visibilityMode as cfVisibilityMode",
+      "cf.language as cfLanguage",
+      "c.name as customerName",
+      jsonArrayFrom(
+        eb
+          .selectFrom("Document as d")
+          .select(["d.id", "d.title", "d.name", "d.signable", "d.roles", "d.documentOrder", "d.fileSha256", "d.signedSha256"])
+          .whereRef("d.caseFileId", "=", "cf.id")
+          .orderBy("d.id"),
+      ).as("documents"),
+      eb.exists(eb.selectFrom("Notification as n").select("n.id").where("n.dedupeKey", "=", dedupeKey)).as("alreadySent"),
+    ])
+    .where("s.id", "=", signerId),
+);
+
+/** When the signer's last request or reminder went out. */
+export const lastSentAtSql = defineStatement("signer-last-message-sent-at", { signerId: 1 }, ({ signerId }) =>
+  qb
+    .selectFrom("Notification")
+    .select("createdAt")
+    .where("signerId", "=", signerId)
+    .where("kind", "in", ["signing_request", "reminder"])
+    .where("status", "=", "sent")
+    .orderBy("createdAt", "desc")
+    .limit(1),
+);
+
+/** Whether the signer's signing request went out. */
+export const requestWasSentSql = defineStatement("signer-request-was-sent", { signerId: 1 }, ({ signerId }) =>
+  qb.selectFrom("Notification").select("id").where("signerId", "=", signerId).where("kind", "=", "signing_request").where("status", "=", "sent").limit(1),
+);
+
+export interface MessageOutcomeRows {
+  signerId: number;
+  notification?: NotificationRow;
+  countReminder?: boolean;
+  markUndeliverable?: boolean;
+  event?: OutboxEvent;
+}
+
+const SAMPLE_OUTCOME: MessageOutcomeRows = {
+  signerId: 1,
+  notification: SAMPLE_NOTIFICATION,
+  countReminder: true,
+  markUndeliverable: true,
+  event: { customerId: 1, topic: "signer", eventType: "sign.signer.undeliverable", payload: {} },
+};
+
+/**
+ * Everything a message's outcome writes, in one statement: the Notification row, the reminder
+ * count, a pending signer made undeliverable, and the event (for an undeliverable signer, only if it
+ * really changed: one who signed meanwhile stays signed) with its NOTIFY. Answers the signer's
+ * remindersSent after the count.
+ */
+export const writeMessageOutcomeSql = defineStatement("write-message-outcome", SAMPLE_OUTCOME, (w: MessageOutcomeRows) =>
+  withCtes([
+    w.notification && ["notification", notificationInsert(w.notification)],
+    w.countReminder && [
+      "counted",
+      qb
+        .updateTable("Signer")
+        .set((eb) => ({ remindersSent: eb("remindersSent", "+", 1), updatedAt: eb.fn<Date>("now") }))
+        .where("id", "=", w.signerId)
+        .returning("remindersSent"),
+    ],
+    w.markUndeliverable && [
+      "changed",
+      qb
+        .updateTable("Signer")
+        .set((eb) => ({ status: SIGNER_STATUS.undeliverable, updatedAt: eb.fn<Date>("now") }))
+        .where("id", "=", w.signerId)
+        .where("status", "=", SIGNER_STATUS.pending)
+        .returning("id"),
+    ],
+    w.event && ["events", eventInsert([w.event], w.markUndeliverable ? "changed" : undefined).query],
+  ]).selectNoFrom((eb) => [
+    w.countReminder ? valueFrom<number>("counted", "remindersSent").as("remindersSent") : eb.lit(null).as("remindersSent"),
+    ...(w.event ? [notifyOutboxIfAny("events").as("notified")] : []),
+  ]),
+);
