@@ -18,17 +18,18 @@ export interface CatalogCheckOptions {
   sameAsEnglish?: readonly string[];
 }
 
-type Leaf = { path: string; value: unknown };
+/** A text's place in the catalog; keys may contain dots themselves (`methods["mitid.dk"]`). */
+type Leaf = { keys: string[]; path: string; value: unknown };
 
-function leaves(value: unknown, prefix = ""): Leaf[] {
+function leaves(value: unknown, keys: string[] = []): Leaf[] {
   if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-    return Object.entries(value).flatMap(([k, v]) => leaves(v, prefix ? `${prefix}.${k}` : k));
+    return Object.entries(value).flatMap(([k, v]) => leaves(v, [...keys, k]));
   }
-  return [{ path: prefix, value }];
+  return [{ keys, path: keys.join("."), value }];
 }
 
-const at = (root: unknown, path: string): unknown =>
-  path.split(".").reduce<unknown>((node, key) => (node !== null && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), root);
+const at = (root: unknown, keys: readonly string[]): unknown =>
+  keys.reduce<unknown>((node, key) => (node !== null && typeof node === "object" && Object.hasOwn(node, key) ? (node as Record<string, unknown>)[key] : undefined), root);
 
 /** Distinct markers as arguments: whatever the English text shows of them, every translation must show too. */
 const marker = (i: number) => `⟦${i}⟧`;
@@ -60,10 +61,10 @@ export function catalogProblems(name: string, catalog: Partial<Record<TLanguage,
     }
     const known = new Set(keys.map((k) => k.path));
     for (const extra of leaves(messages).filter((l) => !known.has(l.path))) problems.push(`${name}.${language}: unknown key "${extra.path}"`);
-    for (const { path, value: english } of keys) {
+    for (const { keys: place, path, value: english } of keys) {
       const arity = typeof english === "function" ? english.length : 0;
       const expected = render(english, arity);
-      const actual = render(at(messages, path), arity);
+      const actual = render(at(messages, place), arity);
       if (expected === null) {
         problems.push(`${name}.en: "${path}" is neither a text nor a function returning one`);
         continue;

@@ -1,11 +1,11 @@
 import { createHash, randomUUID } from "node:crypto";
 import { z } from "zod";
 import { ZSecureSigningMethod, type TSecureSigningMethod } from "@esign/schema";
-import { IdentityLoginFailed, type IdentityLogin, type IdentityProvider } from "./identity-provider";
+import { IdentityLoginFailed, type IdentityLogin, type IdentityProvider, type LoginAnswer, type LoginRequest } from "./identity-provider";
 import { deriveKey, seal, unixNow, unseal } from "./sealed-value";
 
 export const IDP_SIMULATOR_PATH = "/idp-simulator/authorize";
-export const IDP_SIMULATOR_BANNER = "Identity provider SIMULATOR — no real eID";
+export const IDP_SIMULATOR_NAME = "Identity provider SIMULATOR";
 
 /** An authorization code lives as long as a real provider's: long enough to follow one redirect. */
 const CODE_TTL_SECONDS = 120;
@@ -27,7 +27,7 @@ const stateDigest = (state: string) => createHash("sha256").update(state).digest
  * (see createIdentityProvider).
  */
 export class IdentityProviderSimulator implements IdentityProvider {
-  readonly displayName = "Identity provider SIMULATOR";
+  readonly displayName = IDP_SIMULATOR_NAME;
   readonly origin: string;
   private readonly codeKey: Buffer;
 
@@ -39,11 +39,16 @@ export class IdentityProviderSimulator implements IdentityProvider {
     this.codeKey = deriveKey(encryptionKey, "idp-simulator-code");
   }
 
-  startLogin(method: TSecureSigningMethod, state: string, returnUrl: string): URL {
+  supports(): boolean {
+    return true;
+  }
+
+  async startLogin(request: LoginRequest): Promise<URL> {
     const url = new URL(IDP_SIMULATOR_PATH, this.publicBaseUrl);
-    url.searchParams.set("method", method);
-    url.searchParams.set("state", state);
-    url.searchParams.set("redirect_uri", returnUrl);
+    url.searchParams.set("method", request.method);
+    url.searchParams.set("state", request.state);
+    url.searchParams.set("redirect_uri", request.returnUrl);
+    url.searchParams.set("ui_locales", request.language);
     return url;
   }
 
@@ -64,11 +69,10 @@ export class IdentityProviderSimulator implements IdentityProvider {
     return seal({ exp: unixNow(now) + CODE_TTL_SECONDS, st: stateDigest(state), m: method, sub, nid: nationalId }, this.codeKey);
   }
 
-  async completeLogin(params: Readonly<Record<string, string | undefined>>): Promise<IdentityLogin> {
-    if (params.error) throw new IdentityLoginFailed("cancelled", "The identity login was cancelled");
-    const state = params.state ?? "";
-    const code = unseal(params.code, this.codeKey, ZCode);
-    if (!code || code.st !== stateDigest(state)) {
+  async completeLogin(answer: LoginAnswer): Promise<IdentityLogin> {
+    if (answer.query.get("error")) throw new IdentityLoginFailed("cancelled", "The identity login was cancelled");
+    const code = unseal(answer.query.get("code") ?? undefined, this.codeKey, ZCode);
+    if (!code || code.st !== stateDigest(answer.state)) {
       throw new IdentityLoginFailed("invalid", "The identity provider's answer is invalid or expired");
     }
     return { subject: code.sub, method: code.m, nationalId: code.nid };

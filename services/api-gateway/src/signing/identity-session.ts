@@ -31,7 +31,17 @@ const ZLoginState = z.object({
 });
 export type LoginState = z.infer<typeof ZLoginState>;
 
-const ZIdentity = z.object({ exp: z.number(), sid: z.number().int(), sub: z.string(), m: ZSecureSigningMethod });
+const ZIdentity = z.object({
+  exp: z.number(),
+  sid: z.number().int(),
+  sub: z.string(),
+  m: ZSecureSigningMethod,
+  /** When the provider vouched (unix seconds). */
+  at: z.number(),
+  /** The national id accessControl compared, encrypted with ENCRYPTION_KEY (the cookie is readable, the number is not). */
+  nid: z.string().nullable(),
+});
+export type IdentityCookie = z.infer<typeof ZIdentity>;
 
 export interface SessionKeys {
   state: Buffer;
@@ -66,31 +76,41 @@ export class IdentitySessions {
     private readonly secureCookies: boolean,
   ) {}
 
-  /** Seals the login state and sets the nonce cookie it is bound to. */
-  startLogin(res: Response, token: string, signerId: number, method: TSecureSigningMethod, purpose: LoginPurpose): string {
+  /**
+   * Seals the login state and sets the nonce cookie it is bound to. The nonce is also the login's
+   * browser secret: the identity provider adapter derives its own per-login secrets from it.
+   */
+  startLogin(res: Response, token: string, signerId: number, method: TSecureSigningMethod, purpose: LoginPurpose): { state: string; browserSecret: string } {
     const nonce = randomBytes(18).toString("base64url");
     setCookie(res, LOGIN_COOKIE, nonce, token, LOGIN_TTL_SECONDS, this.secureCookies);
-    return seal({ exp: unixNow() + LOGIN_TTL_SECONDS, sid: signerId, m: method, p: purpose, nh: digest(nonce) }, this.keys.state);
+    const state = seal({ exp: unixNow() + LOGIN_TTL_SECONDS, sid: signerId, m: method, p: purpose, nh: digest(nonce) }, this.keys.state);
+    return { state, browserSecret: nonce };
   }
 
   /** The callback's state, checked against this link's signer and this browser's nonce; the nonce is spent. */
-  finishLogin(req: Request, res: Response, token: string, signerId: number, state: unknown): LoginState {
+  finishLogin(req: Request, res: Response, token: string, signerId: number, state: unknown): { login: LoginState; state: string; browserSecret: string } {
     const login = unseal(state, this.keys.state, ZLoginState);
-    if (!login || login.sid !== signerId) throw new SigningError(400, "invalid_login_state", "The identity login is invalid or expired; start it again from the signing page");
+    if (!login || login.sid !== signerId || typeof state !== "string") {
+      throw new SigningError(400, "invalid_login_state", "The identity login is invalid or expired; start it again from the signing page");
+    }
     const nonce = cookies(req).get(LOGIN_COOKIE);
     if (!nonce || digest(nonce) !== login.nh) {
       throw new SigningError(400, "login_session_missing", "This identity login was started in another browser or already used; start it again from the signing page");
     }
     setCookie(res, LOGIN_COOKIE, "", token, 0, this.secureCookies);
-    return login;
+    return { login, state, browserSecret: nonce };
   }
 
-  grantIdentity(res: Response, token: string, signerId: number, login: IdentityLogin): void {
-    const value = seal({ exp: unixNow() + IDENTITY_TTL_SECONDS, sid: signerId, sub: login.subject, m: login.method }, this.keys.identity);
+  /** `nationalIdEnc`: the encrypted national id, only when accessControl compared it. */
+  grantIdentity(res: Response, token: string, signerId: number, login: IdentityLogin, nationalIdEnc: string | null, now = Date.now()): void {
+    const value = seal(
+      { exp: unixNow(now) + IDENTITY_TTL_SECONDS, sid: signerId, sub: login.subject, m: login.method, at: unixNow(now), nid: nationalIdEnc },
+      this.keys.identity,
+    );
     setCookie(res, IDENTITY_COOKIE, value, token, IDENTITY_TTL_SECONDS, this.secureCookies);
   }
 
-  identityOf(req: Request, signerId: number): z.infer<typeof ZIdentity> | null {
+  identityOf(req: Request, signerId: number): IdentityCookie | null {
     const id = unseal(cookies(req).get(IDENTITY_COOKIE), this.keys.identity, ZIdentity);
     return id && id.sid === signerId ? id : null;
   }
@@ -104,13 +124,15 @@ const normalizeId = (v: string) => v.replace(/[\s-]/g, "").toLowerCase();
 
 /**
  * accessControl: when the signer's national id or phone is on file, the identity provider must
- * vouch for the same one. Without one on file, the login itself is the check.
+ * vouch for the same one. Without one on file, the login itself is the check. Returns whether the
+ * national id was compared (and matched): only then is it worth keeping with the signature.
  */
-export function checkAccessControl(signer: Pick<Signer, "accessControl" | "socialSecurityNumber" | "cpr">, login: IdentityLogin): void {
-  if (!signer.accessControl) return;
+export function checkAccessControl(signer: Pick<Signer, "accessControl" | "socialSecurityNumber" | "cpr">, login: IdentityLogin): boolean {
+  if (!signer.accessControl) return false;
   const known = [signer.socialSecurityNumber, signer.cpr].filter((v): v is string => !!v).map(normalizeId);
-  if (known.length === 0) return;
+  if (known.length === 0) return false;
   if (!login.nationalId || !known.includes(normalizeId(login.nationalId))) {
     throw new SigningError(403, "identity_mismatch", "The identity you logged in with does not match the person this signing request is for");
   }
+  return true;
 }

@@ -8,6 +8,7 @@ import {
   ZTrackingPixelParams,
 } from "../request-schemas";
 import { ZRedirectAnswer, ZSignerActionAnswer, ZSigningView } from "../response-schemas";
+import { SIGNING_ASSETS_PATH, ZPdfjsFileParams, ZPdfjsFolderParams, ZSigningAssetParams } from "../../signing/signing-assets";
 import { errors, json, PUBLIC, TAGS, type ResponseDoc, type RouteDoc } from "../route-doc";
 
 const NEGOTIATION =
@@ -109,6 +110,33 @@ export function signingRoutes(): RouteDoc[] {
         303: { description: "Browsers: back to the signing page or to successUrl" },
         ...refusals({ 400: "Invalid or foreign login state, cancelled or failed login", 403: "accessControl: the identity does not match", 503: "No identity provider configured" }),
       },
+    },
+    {
+      ...base,
+      method: "get",
+      path: `${SIGNING_ASSETS_PATH}/{file}`,
+      operationId: "signingPageScript",
+      summary: "The signing page's script (PDF viewer, signature pad)",
+      request: { params: ZSigningAssetParams },
+      responses: { 200: { description: "JavaScript module", content: { "text/javascript": ZBinaryFile } }, ...errors({ 404: "Not the page's script" }) },
+    },
+    {
+      ...base,
+      method: "get",
+      path: `${SIGNING_ASSETS_PATH}/pdfjs/{file}`,
+      operationId: "pdfjsModule",
+      summary: "PDF.js (pdfjs-dist) and its worker, served by this gateway (no CDN)",
+      request: { params: ZPdfjsFileParams },
+      responses: { 200: { description: "JavaScript module", content: { "text/javascript": ZBinaryFile } }, ...errors({ 404: "Not one of the two files" }) },
+    },
+    {
+      ...base,
+      method: "get",
+      path: `${SIGNING_ASSETS_PATH}/pdfjs/{folder}/{file}`,
+      operationId: "pdfjsData",
+      summary: "Fonts, character maps, colour profiles and image decoders PDF.js fetches while rendering",
+      request: { params: ZPdfjsFolderParams },
+      responses: { 200: { description: "The file", content: { "application/octet-stream": ZBinaryFile } }, ...errors({ 404: "No such file" }) },
     },
     {
       ...base,
