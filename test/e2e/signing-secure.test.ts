@@ -98,7 +98,7 @@ describe("secure signing through the identity-provider simulator", () => {
     expect(startUrl).toBe(`${link.url}/secure/mitid.dk/start`);
 
     const { callback, cookie } = await secureLogin(startUrl, "sign");
-    expect(callback.startsWith(`${link.url}/secure/callback?`)).toBe(true);
+    expect(callback.startsWith(`${gateway.url}/sign/secure/callback?`)).toBe(true);
 
     // The callback only works in the browser that started the login.
     const elsewhere = await getAs(callback);

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { IDENTITY_SETTINGS, identitySettingProblems } from "./identity-settings";
 
 // Relative paths in settings mean "from the repository root", whichever folder a service starts in.
 const REPO_ROOT = path.resolve(__dirname, "../../..");
@@ -99,8 +100,8 @@ const ZEnv = z.object({
   REMINDER_DAY_MS: zInt(86_400_000, 1),
   /** e-Boks gateway adapter; only the named development simulator exists today. */
   EBOKS_GATEWAY: z.enum(["simulator"]).default("simulator"),
-  /** Identity-provider adapter for secure signing methods; only the named simulator exists today. */
-  IDENTITY_PROVIDER: z.enum(["simulator"]).default("simulator"),
+  /** Identity provider for secure signing methods (OpenID Connect or the simulator): identity-settings.ts. */
+  ...IDENTITY_SETTINGS,
   /** Where the e-Boks simulator drops the mailbox messages it "delivers" (one JSON file each). */
   EBOKS_SIMULATOR_DIR: z.string().default(".data/eboks"),
 
@@ -177,6 +178,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     if (!env.ENCRYPTION_KEY) problems.push("ENCRYPTION_KEY: required in production (64 hex characters)");
     if (env.WEBHOOK_ALLOW_PRIVATE === true) problems.push("WEBHOOK_ALLOW_PRIVATE: cannot be true in production");
   }
+  problems.push(...identitySettingProblems(env));
   if (problems.length > 0) throw new ConfigError(problems);
   return deriveConfig(env);
 }

@@ -74,4 +74,6 @@ export interface IdentityProvider {
   startLogin(request: LoginRequest): Promise<URL>;
   /** Throws IdentityLoginFailed when cancelled or not verifiable, IdentityProviderUnavailable when unreachable. */
   completeLogin(answer: LoginAnswer): Promise<IdentityLogin>;
+  /** Reaches the provider once at start (metadata, keys), so the first signer does not wait; failures are for logs only. */
+  warmUp?(): Promise<void>;
 }

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { z } from "zod";
 import { ZSecureSigningMethod, type TSecureSigningMethod } from "@esign/schema";
 import { IdentityLoginFailed, type IdentityLogin, type IdentityProvider, type LoginAnswer, type LoginRequest } from "./identity-provider";
+import { SECURE_CALLBACK_PATH } from "../signing/identity-session";
 import { deriveKey, seal, unixNow, unseal } from "./sealed-value";
 
 export const IDP_SIMULATOR_PATH = "/idp-simulator/authorize";
@@ -60,7 +61,7 @@ export class IdentityProviderSimulator implements IdentityProvider {
     } catch {
       return false;
     }
-    return url.origin === this.origin && /^\/sign\/[A-Za-z0-9_-]{43}\/secure\/callback$/.test(url.pathname) && url.search === "";
+    return url.origin === this.origin && url.pathname === SECURE_CALLBACK_PATH && url.search === "";
   }
 
   /** The code the approve button hands back; `nationalId` is what the tester typed, if anything. */

@@ -9,7 +9,7 @@ import { requestIdOf } from "../http/request-context";
 import { encryptSecret } from "@esign/db";
 import { IdentityLoginFailed, IdentityProviderUnavailable, type IdentityLogin, type IdentityProvider } from "../identity/identity-provider";
 import { sendMessagePage } from "./html";
-import { checkAccessControl, IdentitySessions, requiresIdentity, sessionKeys, type IdentityCookie, type LoginPurpose } from "./identity-session";
+import { checkAccessControl, IdentitySessions, requiresIdentity, SECURE_CALLBACK_PATH, sessionKeys, type IdentityCookie, type LoginPurpose } from "./identity-session";
 import { signerLanguage, signingMessages } from "./messages/catalog";
 import { pageLanguage, setPageContext, signingErrorHandler, wantsHtml } from "./negotiate";
 import { blockerFor } from "./signer-state";
@@ -17,7 +17,7 @@ import { requestEvidence } from "./request-evidence";
 import { recordOpened, recordRejection, recordSignature, type SignerRef, type VerifiedIdentity } from "./signer-actions";
 import { signingAssetsRouter } from "./signing-assets";
 import { SigningError } from "./signing-error";
-import { loadSigningContext, signingPath, type SigningContext } from "./signing-link";
+import { loadSigningContext, loadSigningContextOfSigner, signingPath, type SigningContext } from "./signing-link";
 import { allowedMethods, describeAllowed, isSecureMethod } from "./signing-methods";
 import { sendIdentityPage, sendSigningPage } from "./signing-page";
 import { buildView, documentsToSign, visibleDocuments } from "./signing-view";
@@ -71,6 +71,10 @@ export function signingRouter(ctx: GatewayContext, idp: IdentityProvider | null)
   const secureMethods = (sc: SigningContext) => (idp ? allowedMethods(sc.signer).secure.filter((m) => idp.supports(m)) : []);
   const refOf = (sc: SigningContext): SignerRef => ({ signerId: sc.signer.id, caseFileId: sc.caseFile.id });
 
+  const callbackUrl = `${base}${SECURE_CALLBACK_PATH}`;
+  idp?.warmUp?.().catch((err: unknown) => {
+    ctx.logger.warn("identity provider not reachable at start; every login tries again", { provider: idp.displayName, error: err instanceof Error ? err.message : String(err) });
+  });
   const limits = abuseLimits(ctx);
   /** Resolves the link; an unknown one counts against the address (link guessing, see below). */
   const load = async (req: Request, res: Response) => {
@@ -83,6 +87,13 @@ export function signingRouter(ctx: GatewayContext, idp: IdentityProvider | null)
       if (err instanceof SigningError && err.code === "not_found") await limits.signingFailuresByAddress.recordFailure(addressOf(req));
       throw err;
     }
+  };
+
+  /** The signer an identity login was for; the pages that follow are in their language. */
+  const loadOfSigner = async (res: Response, signerId: number) => {
+    const sc = await loadSigningContextOfSigner(ctx.db, signerId, ctx.config.ENCRYPTION_KEY);
+    setPageContext(res, signerLanguage(sc.signer, sc.caseFile), pageUrl(sc));
+    return sc;
   };
 
   // Every signing route, per client address: a bounded rate, and once an address has guessed too
@@ -151,6 +162,44 @@ export function signingRouter(ctx: GatewayContext, idp: IdentityProvider | null)
   router.use(signingAssetsRouter());
   router.use(["/sign", "/t"], noStore);
   router.use("/sign", bounded);
+
+  // One address for every login's return, as OpenID providers register exact redirect URIs; the
+  // sealed state says whose login it is.
+  router.get(SECURE_CALLBACK_PATH, async (req, res) => {
+    const query = new URLSearchParams(req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?") + 1) : "");
+    const login = sessions.openLogin(query.get("state") ?? undefined);
+    const sc = await loadOfSigner(res, login.sid);
+    const browserSecret = sessions.finishLogin(req, res, login);
+    if (!idp) throw unavailable("No identity provider is configured for secure signing methods");
+    const identity = await idp.completeLogin({ method: login.m, state: login.state, returnUrl: callbackUrl, browserSecret, query }).catch((err: unknown) => {
+      const known = err instanceof IdentityLoginFailed || err instanceof IdentityProviderUnavailable;
+      if (known) ctx.logger.warn("identity login refused", { requestId: requestIdOf(res), signerId: sc.signer.id, method: login.m, error: err.message });
+      if (err instanceof IdentityLoginFailed) throw new SigningError(400, err.reason === "cancelled" ? "login_cancelled" : "login_failed", err.message);
+      if (err instanceof IdentityProviderUnavailable) throw unavailable(err.message);
+      throw err;
+    });
+    if (identity.method !== login.m) throw new SigningError(400, "login_failed", "The identity provider answered for another method than the one started");
+    const nationalIdEnc = nationalIdToKeep(identity, checkAccessControl(sc.signer, identity));
+    const verifiedAt = new Date();
+    if (login.p === "identify") {
+      gate(sc, true);
+      sessions.grantIdentity(res, sc.token, sc.signer.id, identity, nationalIdEnc, verifiedAt.getTime());
+      ctx.logger.info("signer identified", { requestId: requestIdOf(res), signerId: sc.signer.id, caseFileId: sc.caseFile.id, method: identity.method });
+      if (wantsHtml(req)) return res.redirect(303, pageUrl(sc));
+      res.json({ status: "identified", signerId: sc.signer.id, redirectUrl: pageUrl(sc) });
+      return;
+    }
+    gate(sc, false);
+    requireDocumentsToSign(sc);
+    const verified: VerifiedIdentity = { provider: idp.displayName, method: identity.method, subject: identity.subject, nationalIdEnc, verifiedAt };
+    const signature = { method: identity.method, value: identity.subject, imageUpload: false, evidence: requestEvidence(req), identity: verified };
+    const result = await recordSignature(ctx.db, refOf(sc), signature, (fresh) => {
+      if (!allowedMethods(fresh).secure.includes(identity.method)) throw new SigningError(400, "method_not_allowed", `Secure method "${identity.method}" is not allowed for this signer`);
+    });
+    // Signing with an eID proves identity as well: the read-only page of a sensitive case file opens.
+    sessions.grantIdentity(res, sc.token, sc.signer.id, identity, nationalIdEnc, verifiedAt.getTime());
+    answerSigned(req, res, sc, result.signerId);
+  });
 
   router.get("/sign/:token", async (req, res) => {
     const sc = await load(req, res);
@@ -252,49 +301,14 @@ export function signingRouter(ctx: GatewayContext, idp: IdentityProvider | null)
     }
     if (!idp.supports(method.data)) throw unavailable(`The identity provider is not set up for "${method.data}"`);
     if (purpose === "sign") requireDocumentsToSign(sc);
-    const { state, browserSecret } = sessions.startLogin(res, sc.token, sc.signer.id, method.data, purpose);
-    const returnUrl = `${pageUrl(sc)}/secure/callback`;
-    const url = await idp.startLogin({ method: method.data, state, returnUrl, browserSecret, language: pageLanguage(req, res) }).catch((err: unknown) => {
+    const { state, browserSecret } = sessions.startLogin(res, sc.signer.id, method.data, purpose);
+    const url = await idp.startLogin({ method: method.data, state, returnUrl: callbackUrl, browserSecret, language: pageLanguage(req, res) }).catch((err: unknown) => {
       if (err instanceof IdentityProviderUnavailable) throw unavailable(err.message);
       throw err;
     });
     const redirectUrl = url.toString();
     if (wantsHtml(req)) return res.redirect(303, redirectUrl);
     res.json({ redirectUrl });
-  });
-
-  router.get("/sign/:token/secure/callback", async (req, res) => {
-    const sc = await load(req, res);
-    const query = new URLSearchParams(req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?") + 1) : "");
-    const { login, state, browserSecret } = sessions.finishLogin(req, res, sc.token, sc.signer.id, query.get("state") ?? undefined);
-    if (!idp) throw unavailable("No identity provider is configured for secure signing methods");
-    const returnUrl = `${pageUrl(sc)}/secure/callback`;
-    const identity = await idp.completeLogin({ method: login.m, state, returnUrl, browserSecret, query }).catch((err: unknown) => {
-      if (err instanceof IdentityLoginFailed) throw new SigningError(400, err.reason === "cancelled" ? "login_cancelled" : "login_failed", err.message);
-      if (err instanceof IdentityProviderUnavailable) throw unavailable(err.message);
-      throw err;
-    });
-    if (identity.method !== login.m) throw new SigningError(400, "login_failed", "The identity provider answered for another method than the one started");
-    const nationalIdEnc = nationalIdToKeep(identity, checkAccessControl(sc.signer, identity));
-    const verifiedAt = new Date();
-    if (login.p === "identify") {
-      gate(sc, true);
-      sessions.grantIdentity(res, sc.token, sc.signer.id, identity, nationalIdEnc, verifiedAt.getTime());
-      ctx.logger.info("signer identified", { requestId: requestIdOf(res), signerId: sc.signer.id, caseFileId: sc.caseFile.id, method: identity.method });
-      if (wantsHtml(req)) return res.redirect(303, pageUrl(sc));
-      res.json({ status: "identified", signerId: sc.signer.id, redirectUrl: pageUrl(sc) });
-      return;
-    }
-    gate(sc, false);
-    requireDocumentsToSign(sc);
-    const verified: VerifiedIdentity = { provider: idp.displayName, method: identity.method, subject: identity.subject, nationalIdEnc, verifiedAt };
-    const signature = { method: identity.method, value: identity.subject, imageUpload: false, evidence: requestEvidence(req), identity: verified };
-    const result = await recordSignature(ctx.db, refOf(sc), signature, (fresh) => {
-      if (!allowedMethods(fresh).secure.includes(identity.method)) throw new SigningError(400, "method_not_allowed", `Secure method "${identity.method}" is not allowed for this signer`);
-    });
-    // Signing with an eID proves identity as well: the read-only page of a sensitive case file opens.
-    sessions.grantIdentity(res, sc.token, sc.signer.id, identity, nationalIdEnc, verifiedAt.getTime());
-    answerSigned(req, res, sc, result.signerId);
   });
 
   router.get("/t/:file", trackingPixelRoute(ctx));

@@ -94,21 +94,27 @@ export function signingRoutes(): RouteDoc[] {
       responses: {
         200: { description: "Where to send the browser", content: json(ZRedirectAnswer) },
         ...redirect,
-        ...refusals({ 400: "Method not allowed for this signer", 503: "No identity provider configured" }),
+        ...refusals({ 400: "Method not allowed for this signer", 503: "No identity provider configured, none for this method, or the provider cannot be reached" }),
       },
     },
     {
       ...base,
       method: "get",
-      path: "/sign/{token}/secure/callback",
+      path: "/sign/secure/callback",
       operationId: "secureLoginCallback",
       summary: "Where the identity provider sends the browser back",
-      description: "Signs (like POST /sign) or, for purpose identify, grants the identity cookie. Only works in the browser that started the login.",
-      request: { params: ZSigningParams, query: ZSecureCallbackQuery },
+      description:
+        "One address for every signing link (register it at the OpenID provider as the redirect URI); the sealed `state` names the signer. " +
+        "Signs (like POST /sign) or, for purpose identify, grants the identity cookie. Only works in the browser that started the login.",
+      request: { query: ZSecureCallbackQuery },
       responses: {
         200: { description: "Signed or identified (JSON clients)", content: json(ZSignerActionAnswer) },
         303: { description: "Browsers: back to the signing page or to successUrl" },
-        ...refusals({ 400: "Invalid or foreign login state, cancelled or failed login", 403: "accessControl: the identity does not match", 503: "No identity provider configured" }),
+        ...refusals({
+          400: "Invalid or foreign login state; cancelled login; an answer that does not verify (state, nonce, issuer, acr, an expired or used code)",
+          403: "accessControl: the identity does not match",
+          503: "No identity provider configured, or the provider cannot be reached",
+        }),
       },
     },
     {
