@@ -224,6 +224,26 @@ describe("secure signing through the identity-provider simulator", () => {
   });
 });
 
+describe("our own failure on the signer's side", () => {
+  it("is a page in the visitor's language with the errorId of the log for a browser, the contract's 500 body for JSON", async () => {
+    const cf = await create(payload([mitidSigner()]));
+    const link = Object.values(cf.links)[0]!;
+    const { callback, cookie } = await secureLogin(`${link.url}/secure/mitid.dk/start`, "sign");
+    // A link whose stored token can no longer be read (say, a key rotated without re-encrypting).
+    await testDb().signingLink.update({ where: { signerId: link.signerId }, data: { tokenEnc: "not-decryptable" } });
+    const page = await fetch(callback, { headers: { cookie, accept: "text/html", "accept-language": "fi" } });
+    expect(page.status).toBe(500);
+    const html = await page.text();
+    expect(html).toContain('<html lang="fi">');
+    const errorId = /Meillä tapahtui virhe\. Yritä myöhemmin uudelleen\. \(([0-9a-f-]{36})\)/.exec(html)?.[1];
+    expect(errorId).toBeDefined();
+    expect(gateway.logs).toContain(errorId!);
+    const api = await getAs(callback, "application/json", { cookie });
+    expect(api.status).toBe(500);
+    expect(api.body).toMatchObject({ error: "internal_error", errorId: expect.any(String) });
+  });
+});
+
 describe("DELETE /send/api/v1/casefiles/{id}/signers/{signerId}", () => {
   const del = (caseFileId: number, signerId: number, authToken: string | null = token) =>
     fetch(`${gateway.url}/send/api/v1/casefiles/${caseFileId}/signers/${signerId}`, {

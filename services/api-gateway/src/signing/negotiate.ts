@@ -1,5 +1,8 @@
+import { randomUUID } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import { AppError } from "@esign/errors";
+import type { Logger } from "@esign/logger";
+import { requestIdOf } from "../http/request-context";
 import { isLanguage, type TLanguage } from "@esign/i18n";
 import { sendMessagePage } from "./html";
 import { formatWhen, signingMessages, visitorLanguage } from "./messages/catalog";
@@ -94,4 +97,20 @@ export function signingErrorHandler(err: unknown, req: Request, res: Response, n
     return sendMessagePage(res, known.statusCode, language, titleFor(m, known.statusCode), textFor(m, language, known), back);
   }
   res.status(known.statusCode).json(known.toBody());
+}
+
+/**
+ * What is left after the refusals: our own failure. A browser gets a page in the signer's language
+ * with the errorId that is in the log (as the JSON answer of the global handler has); API clients
+ * get that JSON.
+ */
+export function signingFailurePage(logger: Logger) {
+  return (err: unknown, req: Request, res: Response, next: NextFunction): void => {
+    if (res.headersSent || !wantsHtml(req)) return next(err);
+    const errorId = randomUUID();
+    logger.error("unhandled error", { errorId, requestId: requestIdOf(res), err });
+    const language = pageLanguage(req, res);
+    const m = signingMessages(language);
+    sendMessagePage(res, 500, language, m.titles.failed, `${m.errors.unexpected} (${errorId})`);
+  };
 }

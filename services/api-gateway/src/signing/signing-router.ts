@@ -11,7 +11,7 @@ import { IdentityLoginFailed, IdentityProviderUnavailable, type IdentityLogin, t
 import { sendMessagePage } from "./html";
 import { checkAccessControl, IdentitySessions, requiresIdentity, SECURE_CALLBACK_PATH, sessionKeys, type IdentityCookie, type LoginPurpose } from "./identity-session";
 import { signerLanguage, signingMessages } from "./messages/catalog";
-import { pageLanguage, setPageContext, signingErrorHandler, wantsHtml } from "./negotiate";
+import { pageLanguage, setPageContext, signingErrorHandler, signingFailurePage, wantsHtml } from "./negotiate";
 import { blockerFor } from "./signer-state";
 import { requestEvidence } from "./request-evidence";
 import { recordOpened, recordRejection, recordSignature, type SignerRef, type VerifiedIdentity } from "./signer-actions";
@@ -313,5 +313,6 @@ export function signingRouter(ctx: GatewayContext, idp: IdentityProvider | null)
 
   router.get("/t/:file", trackingPixelRoute(ctx));
   router.use(signingErrorHandler);
+  router.use(signingFailurePage(ctx.logger));
   return router;
 }
