@@ -6,7 +6,7 @@ export const de: SigningMessages = {
     forSigner: (name) => `Für ${name}`,
     role: (role) => `Rolle: ${role}`,
     onBehalfOf: (organization) => `Im Namen von ${organization}`,
-    openUntil: (date) => `Geöffnet bis ${date}`,
+    openUntil: (date) => `Offen bis zum ${date}`,
     documentsHeading: "Dokumente",
     documentsIntro: "Lesen Sie die folgenden Dokumente. Ihre Unterschrift gilt für die mit „Zu unterschreiben“ markierten.",
     noDocuments: "Ihnen werden keine Dokumente angezeigt.",
