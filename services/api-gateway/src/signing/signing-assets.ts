@@ -59,7 +59,9 @@ export function signingAssetsRouter(): Router {
     if (!parsed.success) throw new AppError("not_found", "No such file");
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.type("text/javascript");
-    send(path.join(dist, "build"), parsed.data.file, res, next);
+    // The legacy build: signers open their link on whatever phone they have, and PDF.js's modern
+    // build only supports the latest browser versions (its FAQ); the legacy one is polyfilled.
+    send(path.join(dist, "legacy", "build"), parsed.data.file, res, next);
   });
   router.get(`${PDFJS_PATH}/:folder/:file`, (req, res, next) => {
     const parsed = ZPdfjsFolderParams.safeParse(req.params);
