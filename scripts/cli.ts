@@ -1,6 +1,6 @@
 // Admin CLI for platform teams. Every verb prints ONE JSON object on stdout (errors go to stderr, exit 1).
-//   pnpm cli customers create --name N [--eboks] [--secure-methods a,b] [--admin-email E]
-//   pnpm cli customers update --id N [--eboks | --no-eboks] [--secure-methods a,b]
+//   pnpm cli customers create --name N [--eboks] [--secure-methods a,b] [--language L] [--admin-email E]
+//   pnpm cli customers update --id N [--eboks | --no-eboks] [--secure-methods a,b] [--language L | --language none]
 //   pnpm cli users create --customer-id N --email E --name N [--admin] [--operator]
 //   pnpm cli operators grant|revoke --user-id N      (platform operators: the queue dashboard)
 //   pnpm cli clients create --user-id N
@@ -11,7 +11,7 @@ import { z } from "zod";
 import { createApiClient, createCustomer, createUser, setOperator } from "@esign/accounts";
 import { loadConfig } from "@esign/config";
 import { createPrisma } from "@esign/db";
-import { ZSecureSigningMethod } from "@esign/schema";
+import { ZLanguage, ZSecureSigningMethod } from "@esign/schema";
 import { verifyFile } from "./cli-verify";
 
 const ZMethods = z
@@ -19,9 +19,12 @@ const ZMethods = z
   .transform((s) => s.split(",").map((m) => m.trim()).filter(Boolean))
   .pipe(z.array(ZSecureSigningMethod));
 
+/** The language of the customer's own mails (a disabled webhook subscription); `none` clears it (English). */
+const ZCustomerLanguage = z.union([z.literal("none").transform(() => null), ZLanguage], { error: () => "--language must be one of en, da, sv, nl, fr, fi, no, de, none" });
+
 const USAGE = `usage:
-  pnpm cli customers create --name NAME [--eboks] [--secure-methods a,b] [--admin-email EMAIL]
-  pnpm cli customers update --id ID [--eboks|--no-eboks] [--secure-methods a,b]
+  pnpm cli customers create --name NAME [--eboks] [--secure-methods a,b] [--language en|da|sv|nl|fr|fi|no|de] [--admin-email EMAIL]
+  pnpm cli customers update --id ID [--eboks|--no-eboks] [--secure-methods a,b] [--language L|--language none]
   pnpm cli users create --customer-id ID --email EMAIL --name NAME [--admin] [--operator]
   pnpm cli operators grant --user-id ID
   pnpm cli operators revoke --user-id ID
@@ -48,6 +51,7 @@ async function main(argv: string[]): Promise<unknown> {
       eboks: { type: "boolean" },
       "no-eboks": { type: "boolean" },
       "secure-methods": { type: "string" },
+      language: { type: "string" },
       "admin-email": { type: "string" },
       "customer-id": { type: "string" },
       "user-id": { type: "string" },
@@ -69,6 +73,7 @@ async function main(argv: string[]): Promise<unknown> {
           name: values.name,
           eboksEnabled: values.eboks ?? false,
           secureSigningMethods: values["secure-methods"] ? ZMethods.parse(values["secure-methods"]) : [],
+          language: values.language === undefined ? null : ZCustomerLanguage.parse(values.language),
           adminEmail: values["admin-email"],
         },
         config.ENCRYPTION_KEY,
@@ -81,9 +86,10 @@ async function main(argv: string[]): Promise<unknown> {
         data: {
           ...(values.eboks ? { eboksEnabled: true } : values["no-eboks"] ? { eboksEnabled: false } : {}),
           ...(values["secure-methods"] !== undefined ? { secureSigningMethods: ZMethods.parse(values["secure-methods"]) } : {}),
+          ...(values.language !== undefined ? { language: ZCustomerLanguage.parse(values.language) } : {}),
         },
       });
-      return { customerId: c.id, name: c.name, eboksEnabled: c.eboksEnabled, secureSigningMethods: c.secureSigningMethods };
+      return { customerId: c.id, name: c.name, eboksEnabled: c.eboksEnabled, secureSigningMethods: c.secureSigningMethods, language: c.language };
     }
     if (noun === "users" && verb === "create") {
       if (!values.email || !values.name) throw new Error("--email and --name are required");

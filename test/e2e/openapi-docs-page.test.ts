@@ -1,27 +1,13 @@
-import { existsSync } from "node:fs";
-import { copyFile, mkdir, mkdtemp, stat } from "node:fs/promises";
+import { mkdtemp, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { z } from "zod";
-import { REPO_ROOT, startService, type ServiceProcess } from "../support/services";
+import { CHROMIUM, hasChromium, keepScreenshot, launchChromium, pixelStats, watchProblems } from "../support/browser";
+import { startService, type ServiceProcess } from "../support/services";
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const CREATE = "/send/api/v1/casefiles/20251022/create";
-/** The README's picture: written when missing, or again with UPDATE_DOCS_SCREENSHOT=1 (so runs do not dirty the tree). */
-const README_SCREENSHOT = path.join(REPO_ROOT, "docs/screenshots/docs-page.png");
 
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) {
   process.stderr.write(`openapi-docs-page: SKIPPING the browser test: ${CHROMIUM} is missing (apt-get install chromium); CI must install it.\n`);
 }
@@ -72,37 +58,11 @@ describe("GET /docs over HTTP", () => {
   });
 });
 
-const ZPixelStats = z.object({ width: z.number(), height: z.number(), samples: z.number(), nonWhite: z.number(), colors: z.number() });
-
-/** Decodes a PNG in the browser (no image library here) and samples its pixels. */
-async function pixelStats(page: Page, png: Buffer) {
-  const analyse = `async (b64) => {
-    const img = new Image();
-    img.src = "data:image/png;base64," + b64;
-    await img.decode();
-    const canvas = document.createElement("canvas");
-    canvas.width = img.width;
-    canvas.height = img.height;
-    const g = canvas.getContext("2d");
-    g.drawImage(img, 0, 0);
-    const d = g.getImageData(0, 0, canvas.width, canvas.height).data;
-    let samples = 0, nonWhite = 0;
-    const colors = new Set();
-    for (let i = 0; i < d.length; i += 4 * 7) {
-      samples++;
-      if (d[i] < 240 || d[i + 1] < 240 || d[i + 2] < 240) nonWhite++;
-      colors.add(((d[i] >> 4) << 8) | ((d[i + 1] >> 4) << 4) | (d[i + 2] >> 4));
-    }
-    return { width: canvas.width, height: canvas.height, samples, nonWhite, colors: colors.size };
-  }`;
-  return ZPixelStats.parse(await page.evaluate(`(${analyse})(${JSON.stringify(png.toString("base64"))})`));
-}
-
 (hasChromium ? describe : describe.skip)(`the docs page in Chromium${hasChromium ? "" : ` (SKIPPED: ${CHROMIUM} is missing)`}`, () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -115,12 +75,8 @@ async function pixelStats(page: Page, png: Buffer) {
 
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const requests: string[] = [];
-    const problems: string[] = [];
+    const problems = watchProblems(page);
     page.on("request", (r) => requests.push(r.url()));
-    page.on("console", (m) => {
-      if (m.type() === "error" || m.type() === "warning") problems.push(`${m.type()}: ${m.text()}`);
-    });
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
 
     await page.goto(`${gateway.url}/docs`, { waitUntil: "load" });
     const create = page.locator(`.opblock-post .opblock-summary-path[data-path="${CREATE}"]`);
@@ -147,9 +103,6 @@ async function pixelStats(page: Page, png: Buffer) {
     expect(rendered.nonWhite / rendered.samples).toBeGreaterThan(0.03);
     expect(rendered.colors).toBeGreaterThan(blank.colors + 10);
 
-    if (!existsSync(README_SCREENSHOT) || process.env.UPDATE_DOCS_SCREENSHOT === "1") {
-      await mkdir(path.dirname(README_SCREENSHOT), { recursive: true });
-      await copyFile(shot, README_SCREENSHOT);
-    }
+    await keepScreenshot(shot, "docs-page.png");
   });
 });

@@ -1,4 +1,5 @@
-import { closeTestDb, getToken, newCustomer, testDb } from "../support/api";
+import { decryptSecret } from "@esign/db";
+import { TEST_ENCRYPTION_KEY, closeTestDb, getToken, newCustomer, testDb } from "../support/api";
 import { makePdf } from "../support/pdf";
 import { validCaseFile } from "../support/payloads";
 import type { ServiceProcess } from "../support/services";
@@ -58,7 +59,7 @@ async function throughSimulator(redirectUrl: string, decision: "approve" | "canc
   expect(html).toContain("Identity provider SIMULATOR — no real eID");
   const form = html.match(/<form method="post" action="([^"]+)">/);
   const hidden = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, unescapeHtml(m[2]!)]));
-  expect(Object.keys(hidden).sort()).toEqual(["method", "redirect_uri", "state"]);
+  expect(Object.keys(hidden).sort()).toEqual(["method", "redirect_uri", "state", "ui_locales"]);
   const answer = await postForm(new URL(form![1]!, redirectUrl).toString(), { ...hidden, nationalId, decision });
   expect(answer.status).toBe(303);
   return answer.headers.get("location")!;
@@ -97,7 +98,7 @@ describe("secure signing through the identity-provider simulator", () => {
     expect(startUrl).toBe(`${link.url}/secure/mitid.dk/start`);
 
     const { callback, cookie } = await secureLogin(startUrl, "sign");
-    expect(callback.startsWith(`${link.url}/secure/callback?`)).toBe(true);
+    expect(callback.startsWith(`${gateway.url}/sign/secure/callback?`)).toBe(true);
 
     // The callback only works in the browser that started the login.
     const elsewhere = await getAs(callback);
@@ -186,6 +187,16 @@ describe("secure signing through the identity-provider simulator", () => {
     expect((await fetch(`${link.url}/documents/${doc!.id}`, { headers: { cookie: identity } })).status).toBe(200);
     const signed = await postJson(`${link.url}/sign`, { method: "text", value: "Alice Andersen" }, { cookie: identity });
     expect(signed.status).toBe(200);
+    // The validation before the typed signature goes with it, for the audit trail; no national id was compared.
+    expect(await signerRow(link.signerId)).toMatchObject({
+      signatureMethod: "text",
+      signatureValue: "Alice Andersen",
+      identityProvider: "Identity provider SIMULATOR",
+      identityMethod: "mitid.dk",
+      identitySubject: expect.stringMatching(/^simulator:mitid\.dk:/),
+      identityNationalIdEnc: null,
+      identityVerifiedAt: expect.any(Date),
+    });
 
     // The identity belongs to this signer only.
     const other = await create(payload([mitidSigner()], { sensitiveData: true }));
@@ -201,6 +212,35 @@ describe("secure signing through the identity-provider simulator", () => {
     expect(refused.body.error).toBe("identity_mismatch");
     const right = await secureLogin(`${link.url}/secure/mitid.dk/start`, "identify", "approve", "010190-1234");
     expect((await getAs(right.callback, "application/json", { cookie: right.cookie })).status).toBe(200);
+
+    // Signing with the eID: the compared national id is kept, encrypted, with the signature.
+    const sign = await secureLogin(`${link.url}/secure/mitid.dk/start`, "sign", "approve", "0101901234");
+    expect((await getAs(sign.callback, "application/json", { cookie: sign.cookie })).status).toBe(200);
+    const row = await signerRow(link.signerId);
+    expect(row).toMatchObject({ status: 4, signatureMethod: "mitid.dk", identityProvider: "Identity provider SIMULATOR", identityMethod: "mitid.dk" });
+    expect(row.identitySubject).toBe(row.signatureValue);
+    expect(row.identityNationalIdEnc).not.toContain("0101901234");
+    expect(decryptSecret(row.identityNationalIdEnc!, TEST_ENCRYPTION_KEY)).toBe("0101901234");
+  });
+});
+
+describe("our own failure on the signer's side", () => {
+  it("is a page in the visitor's language with the errorId of the log for a browser, the contract's 500 body for JSON", async () => {
+    const cf = await create(payload([mitidSigner()]));
+    const link = Object.values(cf.links)[0]!;
+    const { callback, cookie } = await secureLogin(`${link.url}/secure/mitid.dk/start`, "sign");
+    // A link whose stored token can no longer be read (say, a key rotated without re-encrypting).
+    await testDb().signingLink.update({ where: { signerId: link.signerId }, data: { tokenEnc: "not-decryptable" } });
+    const page = await fetch(callback, { headers: { cookie, accept: "text/html", "accept-language": "fi" } });
+    expect(page.status).toBe(500);
+    const html = await page.text();
+    expect(html).toContain('<html lang="fi">');
+    const errorId = /Meillä tapahtui virhe\. Yritä myöhemmin uudelleen\. \(([0-9a-f-]{36})\)/.exec(html)?.[1];
+    expect(errorId).toBeDefined();
+    expect(gateway.logs).toContain(errorId!);
+    const api = await getAs(callback, "application/json", { cookie });
+    expect(api.status).toBe(500);
+    expect(api.body).toMatchObject({ error: "internal_error", errorId: expect.any(String) });
   });
 });
 

@@ -47,6 +47,68 @@ afterAll(async () => {
   await closeTestDb();
 });
 
+describe("the signer's pages in the signer's language", () => {
+  const htmlOf = async (url: string, init: RequestInit = {}) => {
+    const res = await fetch(url, init);
+    return { status: res.status, lang: /<html lang="([^"]+)">/.exec(await res.clone().text())?.[1], language: res.headers.get("content-language"), text: await res.text() };
+  };
+
+  it("writes the page in the signer's language, else the case file's, else English", async () => {
+    const own = await create(oneSigner({ language: "de" }, { language: "da" }));
+    const german = await htmlOf(Object.values(own.links)[0]!.url);
+    expect(german).toMatchObject({ status: 200, lang: "de", language: "de" });
+    expect(german.text).toContain("Zu unterschreiben");
+    expect(german.text).toContain("Zur Kenntnisnahme");
+    expect(german.text).toContain("Ihr vollständiger Name");
+
+    const fromCaseFile = await htmlOf(Object.values((await create(oneSigner({}, { language: "fi" }))).links)[0]!.url);
+    expect(fromCaseFile).toMatchObject({ lang: "fi", language: "fi" });
+    expect(fromCaseFile.text).toContain("Allekirjoitettava");
+
+    const english = await htmlOf(Object.values((await create(oneSigner())).links)[0]!.url, { headers: { "accept-language": "da" } });
+    expect(english).toMatchObject({ lang: "en", language: "en" });
+    expect(english.text).toContain("To sign");
+  });
+
+  it("refuses in the signer's language on pages and in English in JSON; an unknown link follows the browser's language", async () => {
+    const unknown = `${gateway.url}/sign/${"A".repeat(43)}`;
+    const swedish = await htmlOf(unknown, { headers: { "accept-language": "sv-SE,sv;q=0.9,en;q=0.5" } });
+    expect(swedish).toMatchObject({ status: 404, lang: "sv" });
+    expect(swedish.text).toContain("Den här signeringslänken finns inte.");
+    expect((await getAs(unknown)).body).toMatchObject({ error: "not_found", message: "This signing link does not exist" });
+
+    const rounds = await create(validCaseFile({ language: "nl" }));
+    const waiting = await htmlOf(rounds.links["Bob Berg"]!.url);
+    expect(waiting).toMatchObject({ status: 409, lang: "nl" });
+    expect(waiting.text).toContain("U bent nog niet aan de beurt om te ondertekenen.");
+
+    // A form post that cannot be used: the refusal page leads back to the signing page.
+    const danish = await create(oneSigner({}, { language: "da" }));
+    const link = Object.values(danish.links)[0]!;
+    const empty = await postForm(`${link.url}/sign`, { method: "text", value: "  " }, { accept: "text/html" });
+    expect(empty.status).toBe(400);
+    const refusal = await empty.text();
+    expect(refusal).toContain('<html lang="da">');
+    expect(refusal).toContain("Din underskrift kunne ikke læses. Prøv venligst igen.");
+    expect(refusal).toContain(`<a href="${link.url}">Tilbage til underskriftssiden</a>`);
+
+    const signed = await postForm(`${link.url}/sign`, { method: "text", value: "Alice Andersen" }, { accept: "text/html" });
+    expect(signed.status).toBe(200);
+    const thanks = await signed.text();
+    expect(thanks).toContain("<h1>Underskrevet</h1>");
+    expect(thanks).toContain("Tak! Din underskrift er registreret.");
+    const again = await htmlOf(link.url, { method: "GET" });
+    expect(again.text).toMatch(/Du underskrev den \d{1,2}\. \p{L}+ \d{4} kl\. \d{2}\.\d{2} UTC\./u);
+    const twice = await postForm(`${link.url}/sign`, { method: "text", value: "Alice Andersen" }, { accept: "text/html" });
+    expect(twice.status).toBe(409);
+    expect(await twice.text()).toMatch(/Du har allerede underskrevet disse dokumenter \(\d{1,2}\. \p{L}+ \d{4} kl\. \d{2}\.\d{2} UTC\)\./u);
+
+    const french = Object.values((await create(oneSigner({ language: "fr" }))).links)[0]!;
+    const rejected = await postForm(`${french.url}/reject`, { reason: "Pas d’accord" }, { accept: "text/html" });
+    expect(await rejected.text()).toContain("Vous avez refusé la demande de signature. L’expéditeur en est informé.");
+  });
+});
+
 describe("the signing page", () => {
   it("answers JSON with every document for visibilityMode 0, the role rules and the allowed methods, and counts the opening", async () => {
     const cf = await create(validCaseFile());
@@ -98,6 +160,31 @@ describe("the signing page", () => {
     expect(html).toContain(`action="${link.url}/sign"`);
     expect(html).toContain(`action="${link.url}/reject"`);
     expect(await signerEvents(link.signerId, "sign.signer.opened")).toHaveLength(1);
+  });
+
+  it("loads its script and PDF.js from this gateway only: no inline script, a CSP that allows 'self' and nothing else", async () => {
+    const cf = await create(oneSigner({ insecureSigningMethods: ["draw"] }));
+    const res = await fetch(Object.values(cf.links)[0]!.url);
+    const csp = res.headers.get("content-security-policy") ?? "";
+    for (const directive of ["default-src 'none'", "script-src 'self';", "worker-src 'self';", "font-src 'self';", "connect-src 'self';", "frame-ancestors 'none'", "base-uri 'none'"]) {
+      expect(csp).toContain(directive);
+    }
+    expect(csp).not.toMatch(/unsafe-(inline|eval)/);
+    const html = await res.text();
+    const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts.map((m) => m[1]!.trim())).toEqual(['type="module" src="/sign-assets/signing-page.js"', 'type="application/json" id="esign-page-data"']);
+    const data = JSON.parse(scripts[1]![2]!) as { pdfjs: { module: string; worker: string } };
+    expect(data.pdfjs).toMatchObject({ module: "/sign-assets/pdfjs/pdf.min.mjs", worker: "/sign-assets/pdfjs/pdf.worker.min.mjs" });
+    for (const asset of ["/sign-assets/signing-page.js", data.pdfjs.module, data.pdfjs.worker, "/sign-assets/pdfjs/standard_fonts/LiberationSans-Regular.ttf"]) {
+      const file = await fetch(`${gateway.url}${asset}`);
+      expect([asset, file.status]).toEqual([asset, 200]);
+      expect(file.headers.get("x-content-type-options")).toBe("nosniff");
+      if (asset.endsWith("js")) expect(file.headers.get("content-type")).toMatch(/^text\/javascript/);
+      await file.arrayBuffer();
+    }
+    for (const asset of ["/sign-assets/other.js", "/sign-assets/pdfjs/pdf.mjs.map", "/sign-assets/pdfjs/package.json", "/sign-assets/pdfjs/web/viewer.html", "/sign-assets/pdfjs/cmaps/..%2F..%2Fpackage.json", "/sign-assets/pdfjs/standard_fonts/nope.ttf"]) {
+      expect([asset, (await fetch(`${gateway.url}${asset}`)).status]).toEqual([asset, 404]);
+    }
   });
 
   it("visibilityMode 1 shows only the documents the signer must sign, and serves only those PDFs", async () => {

@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { encryptSecret, sha256Hex, type Db, type Tx } from "@esign/db";
-import type { TSecureSigningMethod } from "@esign/schema";
+import type { TLanguage, TSecureSigningMethod } from "@esign/schema";
 
 export interface NewCustomer {
   name: string;
   eboksEnabled?: boolean;
   secureSigningMethods?: TSecureSigningMethod[];
+  /** Language of the mails to the customer's developers and admins; unset is English. */
+  language?: TLanguage | null;
   adminEmail?: string;
 }
 
@@ -64,6 +66,7 @@ export async function createCustomer(db: Db, input: NewCustomer, encryptionKey: 
         name: input.name,
         eboksEnabled: input.eboksEnabled ?? false,
         secureSigningMethods: input.secureSigningMethods ?? [],
+        language: input.language ?? null,
       },
     });
     const email = input.adminEmail ?? `admin+${customer.id}@example.invalid`;

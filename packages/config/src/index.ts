@@ -1,2 +1,3 @@
 export { loadConfig, ConfigError } from "./load-config";
 export type { AppConfig } from "./load-config";
+export { ZOidcMethodSettings, type OidcMethodSettings } from "./identity-settings";

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { IDENTITY_SETTINGS, identitySettingProblems } from "./identity-settings";
 
 // Relative paths in settings mean "from the repository root", whichever folder a service starts in.
 const REPO_ROOT = path.resolve(__dirname, "../../..");
@@ -107,8 +108,8 @@ const ZEnv = z.object({
   REMINDER_DAY_MS: zInt(86_400_000, 1),
   /** e-Boks gateway adapter; only the named development simulator exists today. */
   EBOKS_GATEWAY: z.enum(["simulator"]).default("simulator"),
-  /** Identity-provider adapter for secure signing methods; only the named simulator exists today. */
-  IDENTITY_PROVIDER: z.enum(["simulator"]).default("simulator"),
+  /** Identity provider for secure signing methods (OpenID Connect or the simulator): identity-settings.ts. */
+  ...IDENTITY_SETTINGS,
   /** Where the e-Boks simulator drops the mailbox messages it "delivers" (one JSON file each). */
   EBOKS_SIMULATOR_DIR: z.string().default(".data/eboks"),
 
@@ -199,6 +200,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         "set NODE_ENV=production for anything reachable from outside, or ALLOW_DEVELOPMENT_ON_NETWORK=true on a network you trust",
     );
   }
+  problems.push(...identitySettingProblems(env));
   if (problems.length > 0) throw new ConfigError(problems);
   return deriveConfig(env);
 }

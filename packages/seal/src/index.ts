@@ -16,7 +16,7 @@ export {
   type DistinguishedName,
 } from "./pki/certificates";
 export { ZAuditTrailContent, type AuditTrailContent, type AuditTrailDocument, type AuditTrailSigner } from "./audit-trail/audit-trail-content";
-export { AUDIT_TRAIL_CATALOG, messagesFor } from "./audit-trail/messages/catalog";
+export { AUDIT_TRAIL_CATALOG, AUDIT_TRAIL_SAME_AS_ENGLISH, messagesFor } from "./audit-trail/messages/catalog";
 export type { AuditTrailMessages } from "./audit-trail/messages/messages";
 export { preloadFonts } from "./audit-trail/fonts";
 export { sealDocument, countPages, UnreadablePdfError, type PadesLevel, type SealOptions, type SealedDocument } from "./seal-document";

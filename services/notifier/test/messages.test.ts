@@ -1,7 +1,7 @@
 import { MailDeliveryError } from "@esign/mailer";
 import { MailboxDeliveryError } from "../src/channels/mailbox-gateway";
 import { completedMessageContent } from "../src/domain/completed-message";
-import { EBOKS_DEFAULT_LANGUAGE, EMAIL_DEFAULT_LANGUAGE, resolveLanguage } from "../src/domain/languages";
+import { EBOKS_DEFAULT_LANGUAGE, EMAIL_DEFAULT_LANGUAGE, resolveLanguage } from "@esign/i18n";
 import { classifyFailure } from "../src/domain/notification-records";
 import { escapeHtml, paragraphsOf, renderHtml, renderText } from "../src/domain/render-message";
 import { signerMessageContent } from "../src/domain/signer-message";

@@ -87,7 +87,7 @@ describe("notifier: signing-request by email", () => {
     expect(msg.html).not.toContain("<b>Bo</b>");
   });
 
-  it("writes in Danish for a Danish signer or case file, and falls back to English for languages without a template", async () => {
+  it("writes in the signer's language, else the case file's, else English: Danish, Swedish, English", async () => {
     const da = await createCaseFile({ language: "da", signers: [{ language: null }, { language: "en" }] });
     const sv = await createCaseFile({ language: null, signers: [{ language: "sv" }] });
     const jobs = [...da.signers, ...sv.signers].map((s) => request(s.id));
@@ -105,8 +105,11 @@ describe("notifier: signing-request by email", () => {
     expect(signerEn.subject).toBe(`Please sign: Employment contract ${da.tag}`);
 
     const swedish = await h.sink.waitFor((m) => m.to.includes(sv.signers[0]!.email!));
-    expect(swedish.subject).toBe(`Please sign: Employment contract ${sv.tag}`);
-    expect(swedish.html).toContain(`<html lang="en">`);
+    expect(swedish.subject).toBe(`Dokument att signera: Employment contract ${sv.tag}`);
+    expect(textOf(swedish)).toContain(`Hej ${sv.signers[0]!.name},`);
+    expect(textOf(swedish)).toContain("Öppna dokumenten och signera här:");
+    expect(swedish.html).toContain(`<html lang="sv">`);
+    expect(swedish.html).toContain(">Granska och signera</a>");
   });
 
   it("never names the documents when the case file holds sensitive data", async () => {
@@ -213,7 +216,8 @@ describe("notifier: signing-request by e-Boks (simulator)", () => {
 
     const b = fileOf(fromCaseFile);
     expect(b).toMatchObject({ recipient: { name: fromCaseFile.signers[0]!.name, cpr: "0202801234" }, language: "sv" });
-    expect(b.subject).toBe(`Please sign: Employment contract ${fromCaseFile.tag}`); // no Swedish template: English text
+    expect(b.subject).toBe(`Dokument att signera: Employment contract ${fromCaseFile.tag}`);
+    expect(b.body).toContain("Öppna dokumenten och signera här:");
 
     const c = fileOf(danish);
     expect(c).toMatchObject({ recipient: { name: danish.signers[0]!.name, cvr: "12345678:ab" }, language: "da" });

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { encryptSecret } from "@esign/db";
+import type { TLanguage } from "@esign/i18n";
 import { Producer, createRedis } from "@esign/queue";
 import type { Redis } from "ioredis";
 import { TEST_ENCRYPTION_KEY, closeTestDb, newCustomer, testDb } from "../../../test/support/api";
@@ -44,7 +45,7 @@ interface Team {
  * A customer whose subscription was created by a non-admin developer, with two admins, one more
  * non-admin, and an admin account of the developer under the same address in other letter case.
  */
-async function team(): Promise<Team> {
+async function team(language: TLanguage | null = null): Promise<Team> {
   const tag = randomUUID().slice(0, 8);
   const t = {
     owner: `owner+${tag}@example.com`,
@@ -52,7 +53,7 @@ async function team(): Promise<Team> {
     creator: `dev+${tag}@example.com`,
     bystander: `bystander+${tag}@example.com`,
   };
-  const { customerId } = await newCustomer({ name: `Acme ${tag}`, adminEmail: t.owner });
+  const { customerId } = await newCustomer({ name: `Acme ${tag}`, adminEmail: t.owner, language });
   const db = testDb();
   await db.user.create({ data: { customerId, email: t.secondAdmin, name: "Second admin", isAdmin: true } });
   await db.user.create({ data: { customerId, email: t.creator, name: "Developer", isAdmin: false } });
@@ -108,6 +109,22 @@ const notifiedAt = async (id: string) => (await testDb().webhookSubscription.fin
 const forEndpoint = (endpoint: string) => (m: SinkMessage) => m.subject === `Webhook subscription disabled: ${endpoint}`;
 
 describe("notifier: subscription-disabled", () => {
+  it("writes in the customer's language when it has one (German here), with the same facts and the same call", async () => {
+    const tm = await team("de");
+    const sub = await disabledSubscription(tm);
+    const jobId = await enqueue(sub.id);
+    const msg = await sink.waitFor((m) => m.subject === `Webhook-Abonnement deaktiviert: ${sub.endpoint}`, 20_000);
+    expect(await finished(jobId)).toBe("completed");
+    expect(msg.headers["content-language"]).toBe("de");
+    expect(msg.text).toContain(`Endpunkt:        ${sub.endpoint}`);
+    expect(msg.text).toContain(`Deaktiviert am:  ${sub.disabledAt.toISOString().slice(0, 19).replace("T", " ")} UTC`);
+    expect(msg.text).toContain("alle 35 Wiederholungen sind fehlgeschlagen");
+    expect(msg.text).toContain("der Endpunkt hat mit HTTP 503 geantwortet");
+    expect(msg.text).toContain(`PUT ${PUBLIC_BASE_URL}/webhook/api/v1/subscriptions/${sub.id}`);
+    expect(msg.text).toContain(`Administrator bei Acme ${tm.tag}`);
+  });
+
+
   it("mails the creator and every admin once over SMTP, not other users, marks the notice sent, and ignores a duplicate job", async () => {
     const tm = await team();
     const other = await team(); // admins of another customer must not hear about it

@@ -12,8 +12,16 @@ export const ZAuditTrailSigner = z.object({
   /** text | draw | image | a secure method name */
   method: z.string().max(64).nullable(),
   secure: z.boolean(),
+  /**
+   * The identity an identity provider vouched for: for a secure method, at signing; for an insecure
+   * one, at the identity validation a sensitive case file or accessControl asked for first.
+   */
   identityProvider: ZText.nullable(),
   identitySubject: ZText.nullable(),
+  identityMethod: z.string().max(64).nullable(),
+  identityVerifiedAt: z.date().nullable(),
+  /** The provider's national id was compared with the one on file (accessControl) and matched. */
+  nationalIdMatched: z.boolean(),
   sentAt: z.date().nullable(),
   openedAt: z.date().nullable(),
   signedAt: z.date().nullable(),

@@ -16,7 +16,7 @@ function methodLabel(m: AuditTrailMessages, s: AuditTrailSigner): string | null 
 
 function writeSigner(w: PageWriter, m: AuditTrailMessages, s: AuditTrailSigner): void {
   const when = (d: Date | null) => (d ? utc(d) : m.notRecorded);
-  w.keepTogether(8 * 9.5 * 1.4 + 24);
+  w.keepTogether(12 * 9.5 * 1.4 + 24);
   w.space(6);
   w.text(s.name, { size: 11.5, style: "bold" });
   w.field(m.role, s.role);
@@ -24,9 +24,13 @@ function writeSigner(w: PageWriter, m: AuditTrailMessages, s: AuditTrailSigner):
   w.field(m.outcome, m.outcomes[s.outcome]);
   const method = methodLabel(m, s);
   if (method) w.field(m.signingMethod, method);
-  if (s.secure) {
+  if (s.secure || s.identityProvider) {
     w.field(m.identityProvider, s.identityProvider ?? m.notRecorded);
+    // The method is in the signing method already when the signature itself was the eID login.
+    if (!s.secure && s.identityMethod) w.field(m.identityMethod, s.identityMethod);
     w.field(m.identitySubject, s.identitySubject ?? m.notRecorded);
+    if (s.identityVerifiedAt) w.field(m.identityVerifiedAt, utc(s.identityVerifiedAt));
+    if (s.nationalIdMatched) w.field(m.nationalId, m.nationalIdMatched);
   }
   w.field(m.sentAt, when(s.sentAt));
   w.field(m.openedAt, when(s.openedAt));

@@ -4,7 +4,9 @@ import { escapeHtml, sendHtml } from "../signing/html";
 /** The dashboard's login: paste an access token of an admin user; it becomes a session cookie. */
 export function sendLoginPage(res: Response, status: number, loginPath: string, message?: string): void {
   const notice = message ? `<p class="banner">${escapeHtml(message)}</p>` : "";
+  // The platform operators' own tool: English, like the dashboard it opens.
   sendHtml(res, status, {
+    lang: "en",
     title: "Queue dashboard - sign in",
     body:
       `<h1>Queue dashboard</h1>${notice}` +

@@ -4,9 +4,10 @@ import { withLogContext, type Logger } from "@esign/logger";
 
 const ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 
-// Signing links and tracking ids are bearer credentials: they never reach a log line.
+// Signing links and tracking ids are bearer credentials: they never reach a log line. The identity
+// login's one callback (/sign/secure/callback) holds none and keeps its name.
 function loggablePath(path: string): string {
-  return path.replace(/^\/sign\/[^/]+/, "/sign/:token").replace(/^\/t\/[^/]+/, "/t/:id");
+  return path.replace(/^\/sign\/(?!secure\/callback$)[^/]+/, "/sign/:token").replace(/^\/t\/[^/]+/, "/t/:id");
 }
 
 /** Request id (taken from X-Request-Id when sane) on the response and in one access-log line. */

@@ -1,13 +1,16 @@
 import { Router, type Request } from "express";
 import { z } from "zod";
+import { resolveLanguage, type TLanguage } from "@esign/i18n";
 import { ZSecureSigningMethod } from "@esign/schema";
 import { escapeHtml, sendHtml, sendMessagePage } from "../signing/html";
-import { IDP_SIMULATOR_BANNER, IDP_SIMULATOR_PATH, type IdentityProviderSimulator } from "./idp-simulator";
+import { IDP_SIMULATOR_PATH, type IdentityProviderSimulator } from "./idp-simulator";
+import { SIMULATOR_MESSAGES } from "./simulator-messages";
 
 export const ZAuthorize = z.object({
   method: ZSecureSigningMethod,
   state: z.string().min(1).max(4096),
   redirect_uri: z.string().min(1).max(2048),
+  ui_locales: z.string().max(64).optional(),
 });
 
 export const ZDecision = ZAuthorize.extend({
@@ -28,11 +31,14 @@ function parse<S extends z.ZodType>(schema: S, input: unknown, sim: IdentityProv
   return sim.allowsRedirect(data.redirect_uri) ? parsed.data : null;
 }
 
-function refuse(res: Parameters<typeof sendMessagePage>[0]) {
-  sendMessagePage(res, 400, IDP_SIMULATOR_BANNER, "This login request is malformed or names a redirect address the simulator does not serve.");
-}
+const fieldsOf = (req: Request): unknown => (req.method === "GET" ? req.query : req.body);
 
-const fieldsOf = (req: Request) => (req.method === "GET" ? req.query : (req.body as unknown));
+/** OpenID Connect's ui_locales: space-separated tags, the first one of the eight wins. */
+function languageOf(input: unknown): TLanguage {
+  const raw = typeof input === "object" && input !== null ? (input as Record<string, unknown>).ui_locales : undefined;
+  const tags = typeof raw === "string" ? raw.split(/\s+/).map((t) => t.split("-")[0]) : [];
+  return resolveLanguage(tags, "en");
+}
 
 /**
  * The simulator's own pages: a consent screen that says loudly that it is not a real eID, and the
@@ -42,27 +48,34 @@ export function identityProviderSimulatorRouter(sim: IdentityProviderSimulator):
   const router = Router();
 
   router.get(IDP_SIMULATOR_PATH, (req, res) => {
+    const lang = languageOf(fieldsOf(req));
+    const m = SIMULATOR_MESSAGES[lang];
     const login = parse(ZAuthorize, fieldsOf(req), sim);
-    if (!login) return refuse(res);
+    if (!login) return sendMessagePage(res, 400, lang, m.banner, m.malformed);
     const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
     sendHtml(res, 200, {
-      title: IDP_SIMULATOR_BANNER,
+      lang,
+      title: m.banner,
       body:
-        `<p class="banner">${escapeHtml(IDP_SIMULATOR_BANNER)}</p>` +
-        `<h1>Simulated login: ${escapeHtml(login.method)}</h1>` +
-        `<p class="muted">Development only. Approving signs you in as a made-up person; nothing is checked.</p>` +
+        `<main id="main"><p class="banner">${escapeHtml(m.banner)}</p>` +
+        `<h1>${escapeHtml(m.heading(login.method))}</h1>` +
+        `<p class="muted">${escapeHtml(m.developmentOnly)}</p>` +
         `<form method="post" action="${IDP_SIMULATOR_PATH}">` +
         hidden("method", login.method) +
         hidden("state", login.state) +
         hidden("redirect_uri", login.redirect_uri) +
-        `<p><label>Simulated national id (optional, e.g. a CPR for accessControl): <input name="nationalId" maxlength="32" autocomplete="off"></label></p>` +
-        `<button name="decision" value="approve">Approve (simulated)</button> <button name="decision" value="cancel">Cancel</button></form>`,
+        hidden("ui_locales", lang) +
+        `<label for="national-id">${escapeHtml(m.nationalIdLabel)}</label><input id="national-id" type="text" name="nationalId" maxlength="32" autocomplete="off">` +
+        `<button name="decision" value="approve">${escapeHtml(m.approve)}</button> <button name="decision" value="cancel" class="secondary">${escapeHtml(m.cancel)}</button></form></main>`,
     });
   });
 
   router.post(IDP_SIMULATOR_PATH, (req, res) => {
     const answer = parse(ZDecision, fieldsOf(req), sim);
-    if (!answer) return refuse(res);
+    if (!answer) {
+      const lang = languageOf(fieldsOf(req));
+      return sendMessagePage(res, 400, lang, SIMULATOR_MESSAGES[lang].banner, SIMULATOR_MESSAGES[lang].malformed);
+    }
     const back = new URL(answer.redirect_uri);
     back.searchParams.set("state", answer.state);
     if (answer.decision === "approve") back.searchParams.set("code", sim.issueCode(answer.method, answer.state, answer.nationalId));

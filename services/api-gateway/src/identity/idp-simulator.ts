@@ -1,11 +1,12 @@
 import { createHash, randomUUID } from "node:crypto";
 import { z } from "zod";
 import { ZSecureSigningMethod, type TSecureSigningMethod } from "@esign/schema";
-import { IdentityLoginFailed, type IdentityLogin, type IdentityProvider } from "./identity-provider";
+import { IdentityLoginFailed, type IdentityLogin, type IdentityProvider, type LoginAnswer, type LoginRequest } from "./identity-provider";
+import { SECURE_CALLBACK_PATH } from "../signing/identity-session";
 import { deriveKey, seal, unixNow, unseal } from "./sealed-value";
 
 export const IDP_SIMULATOR_PATH = "/idp-simulator/authorize";
-export const IDP_SIMULATOR_BANNER = "Identity provider SIMULATOR — no real eID";
+export const IDP_SIMULATOR_NAME = "Identity provider SIMULATOR";
 
 /** An authorization code lives as long as a real provider's: long enough to follow one redirect. */
 const CODE_TTL_SECONDS = 120;
@@ -27,7 +28,7 @@ const stateDigest = (state: string) => createHash("sha256").update(state).digest
  * (see createIdentityProvider).
  */
 export class IdentityProviderSimulator implements IdentityProvider {
-  readonly displayName = "Identity provider SIMULATOR";
+  readonly displayName = IDP_SIMULATOR_NAME;
   readonly origin: string;
   private readonly codeKey: Buffer;
 
@@ -39,11 +40,16 @@ export class IdentityProviderSimulator implements IdentityProvider {
     this.codeKey = deriveKey(encryptionKey, "idp-simulator-code");
   }
 
-  startLogin(method: TSecureSigningMethod, state: string, returnUrl: string): URL {
+  supports(): boolean {
+    return true;
+  }
+
+  async startLogin(request: LoginRequest): Promise<URL> {
     const url = new URL(IDP_SIMULATOR_PATH, this.publicBaseUrl);
-    url.searchParams.set("method", method);
-    url.searchParams.set("state", state);
-    url.searchParams.set("redirect_uri", returnUrl);
+    url.searchParams.set("method", request.method);
+    url.searchParams.set("state", request.state);
+    url.searchParams.set("redirect_uri", request.returnUrl);
+    url.searchParams.set("ui_locales", request.language);
     return url;
   }
 
@@ -55,7 +61,7 @@ export class IdentityProviderSimulator implements IdentityProvider {
     } catch {
       return false;
     }
-    return url.origin === this.origin && /^\/sign\/[A-Za-z0-9_-]{43}\/secure\/callback$/.test(url.pathname) && url.search === "";
+    return url.origin === this.origin && url.pathname === SECURE_CALLBACK_PATH && url.search === "";
   }
 
   /** The code the approve button hands back; `nationalId` is what the tester typed, if anything. */
@@ -64,11 +70,10 @@ export class IdentityProviderSimulator implements IdentityProvider {
     return seal({ exp: unixNow(now) + CODE_TTL_SECONDS, st: stateDigest(state), m: method, sub, nid: nationalId }, this.codeKey);
   }
 
-  async completeLogin(params: Readonly<Record<string, string | undefined>>): Promise<IdentityLogin> {
-    if (params.error) throw new IdentityLoginFailed("cancelled", "The identity login was cancelled");
-    const state = params.state ?? "";
-    const code = unseal(params.code, this.codeKey, ZCode);
-    if (!code || code.st !== stateDigest(state)) {
+  async completeLogin(answer: LoginAnswer): Promise<IdentityLogin> {
+    if (answer.query.get("error")) throw new IdentityLoginFailed("cancelled", "The identity login was cancelled");
+    const code = unseal(answer.query.get("code") ?? undefined, this.codeKey, ZCode);
+    if (!code || code.st !== stateDigest(answer.state)) {
       throw new IdentityLoginFailed("invalid", "The identity provider's answer is invalid or expired");
     }
     return { subject: code.sub, method: code.m, nationalId: code.nid };

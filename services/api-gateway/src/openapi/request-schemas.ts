@@ -69,6 +69,7 @@ export const ZSecureCallbackQuery = z.object({
   state: z.string().optional().describe("The sealed login state the gateway gave the identity provider"),
   code: z.string().optional().describe("The provider's authorization code"),
   error: z.string().optional().describe("Set by the provider when the login was cancelled or failed"),
+  iss: z.string().optional().describe("The provider's issuer (RFC 9207), checked by the OpenID Connect adapter"),
 });
 
 // Checked by the route (create-route.ts).

@@ -25,7 +25,8 @@ export type ResponseMediaType =
   | "image/gif"
   | "text/css"
   | "text/javascript"
-  | "image/png";
+  | "image/png"
+  | "application/octet-stream";
 
 /** Every schema is a zod object whose properties become parameters. */
 export type ParamsSchema = z.ZodObject;

@@ -10,11 +10,14 @@ import { signingPath } from "./signing-link";
 
 /**
  * State kept in the browser, never in a replica's memory:
- * - the login state handed to the identity provider (sealed, 10 min) and a nonce cookie that binds
- *   it to the browser that started the login, so a leaked callback URL cannot be replayed elsewhere;
+ * - the login state handed to the identity provider (sealed, 10 min: it names the signer, the method
+ *   and the purpose) and a nonce cookie that binds it to the browser that started the login, so a
+ *   leaked callback URL cannot be replayed elsewhere. The cookie lives on the one callback path every
+ *   login returns to (an OpenID provider only redirects to registered, exact addresses);
  * - after an identity login, a sealed identity cookie (30 min) that opens a sensitiveData or
- *   accessControl signing page. Both cookies are scoped to the one signing link's path.
+ *   accessControl signing page, scoped to the one signing link's path.
  */
+export const SECURE_CALLBACK_PATH = "/sign/secure/callback";
 export const LOGIN_TTL_SECONDS = 600;
 export const IDENTITY_TTL_SECONDS = 1800;
 const LOGIN_COOKIE = "esign_login";
@@ -31,7 +34,17 @@ const ZLoginState = z.object({
 });
 export type LoginState = z.infer<typeof ZLoginState>;
 
-const ZIdentity = z.object({ exp: z.number(), sid: z.number().int(), sub: z.string(), m: ZSecureSigningMethod });
+const ZIdentity = z.object({
+  exp: z.number(),
+  sid: z.number().int(),
+  sub: z.string(),
+  m: ZSecureSigningMethod,
+  /** When the provider vouched (unix seconds). */
+  at: z.number(),
+  /** The national id accessControl compared, encrypted with ENCRYPTION_KEY (the cookie is readable, the number is not). */
+  nid: z.string().nullable(),
+});
+export type IdentityCookie = z.infer<typeof ZIdentity>;
 
 export interface SessionKeys {
   state: Buffer;
@@ -54,8 +67,8 @@ function cookies(req: Request): Map<string, string> {
   return out;
 }
 
-function setCookie(res: Response, name: string, value: string, token: string, maxAgeSeconds: number, secure: boolean): void {
-  const attrs = [`${name}=${value}`, `Path=${signingPath(token)}`, `Max-Age=${maxAgeSeconds}`, "HttpOnly", "SameSite=Lax"];
+function setCookie(res: Response, name: string, value: string, path: string, maxAgeSeconds: number, secure: boolean): void {
+  const attrs = [`${name}=${value}`, `Path=${path}`, `Max-Age=${maxAgeSeconds}`, "HttpOnly", "SameSite=Lax"];
   if (secure) attrs.push("Secure");
   res.append("Set-Cookie", attrs.join("; "));
 }
@@ -66,31 +79,46 @@ export class IdentitySessions {
     private readonly secureCookies: boolean,
   ) {}
 
-  /** Seals the login state and sets the nonce cookie it is bound to. */
-  startLogin(res: Response, token: string, signerId: number, method: TSecureSigningMethod, purpose: LoginPurpose): string {
+  /**
+   * Seals the login state and sets the nonce cookie it is bound to. The nonce is also the login's
+   * browser secret: the identity provider adapter derives its own per-login secrets from it.
+   */
+  startLogin(res: Response, signerId: number, method: TSecureSigningMethod, purpose: LoginPurpose): { state: string; browserSecret: string } {
     const nonce = randomBytes(18).toString("base64url");
-    setCookie(res, LOGIN_COOKIE, nonce, token, LOGIN_TTL_SECONDS, this.secureCookies);
-    return seal({ exp: unixNow() + LOGIN_TTL_SECONDS, sid: signerId, m: method, p: purpose, nh: digest(nonce) }, this.keys.state);
+    setCookie(res, LOGIN_COOKIE, nonce, SECURE_CALLBACK_PATH, LOGIN_TTL_SECONDS, this.secureCookies);
+    const state = seal({ exp: unixNow() + LOGIN_TTL_SECONDS, sid: signerId, m: method, p: purpose, nh: digest(nonce) }, this.keys.state);
+    return { state, browserSecret: nonce };
   }
 
-  /** The callback's state, checked against this link's signer and this browser's nonce; the nonce is spent. */
-  finishLogin(req: Request, res: Response, token: string, signerId: number, state: unknown): LoginState {
+  /** The callback's state: sealed by this gateway and not expired; it names the signer the login is for. */
+  openLogin(state: unknown): LoginState & { state: string } {
     const login = unseal(state, this.keys.state, ZLoginState);
-    if (!login || login.sid !== signerId) throw new SigningError(400, "invalid_login_state", "The identity login is invalid or expired; start it again from the signing page");
+    if (!login || typeof state !== "string") {
+      throw new SigningError(400, "invalid_login_state", "The identity login is invalid or expired; start it again from the signing page");
+    }
+    return { ...login, state };
+  }
+
+  /** Checks that this browser started the login and spends its nonce; returns the login's browser secret. */
+  finishLogin(req: Request, res: Response, login: LoginState): string {
     const nonce = cookies(req).get(LOGIN_COOKIE);
     if (!nonce || digest(nonce) !== login.nh) {
       throw new SigningError(400, "login_session_missing", "This identity login was started in another browser or already used; start it again from the signing page");
     }
-    setCookie(res, LOGIN_COOKIE, "", token, 0, this.secureCookies);
-    return login;
+    setCookie(res, LOGIN_COOKIE, "", SECURE_CALLBACK_PATH, 0, this.secureCookies);
+    return nonce;
   }
 
-  grantIdentity(res: Response, token: string, signerId: number, login: IdentityLogin): void {
-    const value = seal({ exp: unixNow() + IDENTITY_TTL_SECONDS, sid: signerId, sub: login.subject, m: login.method }, this.keys.identity);
-    setCookie(res, IDENTITY_COOKIE, value, token, IDENTITY_TTL_SECONDS, this.secureCookies);
+  /** `nationalIdEnc`: the encrypted national id, only when accessControl compared it. */
+  grantIdentity(res: Response, token: string, signerId: number, login: IdentityLogin, nationalIdEnc: string | null, now = Date.now()): void {
+    const value = seal(
+      { exp: unixNow(now) + IDENTITY_TTL_SECONDS, sid: signerId, sub: login.subject, m: login.method, at: unixNow(now), nid: nationalIdEnc },
+      this.keys.identity,
+    );
+    setCookie(res, IDENTITY_COOKIE, value, signingPath(token), IDENTITY_TTL_SECONDS, this.secureCookies);
   }
 
-  identityOf(req: Request, signerId: number): z.infer<typeof ZIdentity> | null {
+  identityOf(req: Request, signerId: number): IdentityCookie | null {
     const id = unseal(cookies(req).get(IDENTITY_COOKIE), this.keys.identity, ZIdentity);
     return id && id.sid === signerId ? id : null;
   }
@@ -104,13 +132,15 @@ const normalizeId = (v: string) => v.replace(/[\s-]/g, "").toLowerCase();
 
 /**
  * accessControl: when the signer's national id or phone is on file, the identity provider must
- * vouch for the same one. Without one on file, the login itself is the check.
+ * vouch for the same one. Without one on file, the login itself is the check. Returns whether the
+ * national id was compared (and matched): only then is it worth keeping with the signature.
  */
-export function checkAccessControl(signer: Pick<Signer, "accessControl" | "socialSecurityNumber" | "cpr">, login: IdentityLogin): void {
-  if (!signer.accessControl) return;
+export function checkAccessControl(signer: Pick<Signer, "accessControl" | "socialSecurityNumber" | "cpr">, login: IdentityLogin): boolean {
+  if (!signer.accessControl) return false;
   const known = [signer.socialSecurityNumber, signer.cpr].filter((v): v is string => !!v).map(normalizeId);
-  if (known.length === 0) return;
+  if (known.length === 0) return false;
   if (!login.nationalId || !known.includes(normalizeId(login.nationalId))) {
     throw new SigningError(403, "identity_mismatch", "The identity you logged in with does not match the person this signing request is for");
   }
+  return true;
 }

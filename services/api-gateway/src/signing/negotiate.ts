@@ -1,8 +1,13 @@
+import { randomUUID } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import { AppError } from "@esign/errors";
 import type { Logger } from "@esign/logger";
 import { unavailableError } from "../http/unavailable";
+import { requestIdOf } from "../http/request-context";
+import { isLanguage, type TLanguage } from "@esign/i18n";
 import { sendMessagePage } from "./html";
+import { formatWhen, signingMessages, visitorLanguage } from "./messages/catalog";
+import type { SigningMessages } from "./messages/signing-messages";
 import { SigningError } from "./signing-error";
 
 /**
@@ -15,19 +20,67 @@ export function wantsHtml(req: Request): boolean {
   return req.is("application/x-www-form-urlencoded") === "application/x-www-form-urlencoded" && preferred === "html";
 }
 
-const TITLES: Record<number, string> = {
-  400: "The request could not be used",
-  403: "Not allowed",
-  404: "Signing link not found",
-  409: "Not possible right now",
-  410: "This signing request is closed",
-  429: "Too many requests",
-  503: "Temporarily unavailable",
+const LANGUAGE_KEY = "signingLanguage";
+const PAGE_KEY = "signingPageUrl";
+
+/** Remembers the language and page of the signer this request is about, for its pages and refusals. */
+export function setPageContext(res: Response, language: TLanguage, pageUrl: string): void {
+  res.locals[LANGUAGE_KEY] = language;
+  res.locals[PAGE_KEY] = pageUrl;
+}
+
+/** The signer's language once the link is known; before that (an unknown link) the browser's, else English. */
+export function pageLanguage(req: Request, res: Response): TLanguage {
+  const known: unknown = res.locals[LANGUAGE_KEY];
+  return typeof known === "string" && isLanguage(known) ? known : visitorLanguage(req.header("accept-language"));
+}
+
+/** The page text of each refusal code (the JSON keeps the API's English `message`). */
+export const REFUSAL_TEXTS: Readonly<Record<string, (m: SigningMessages) => string>> = {
+  not_found: (m) => m.errors.notFound,
+  signer_deleted: (m) => m.errors.signerDeleted,
+  casefile_deleted: (m) => m.errors.caseFileDeleted,
+  already_signed: (m) => m.errors.alreadySigned,
+  rejected: (m) => m.errors.rejected,
+  casefile_rejected: (m) => m.errors.caseFileRejected,
+  casefile_failed: (m) => m.errors.caseFileFailed,
+  casefile_completed: (m) => m.errors.caseFileCompleted,
+  expired: (m) => m.errors.expired,
+  not_yet_sent: (m) => m.errors.notYetSent,
+  not_active: (m) => m.errors.notActionable,
+  identity_required: (m) => m.errors.identityRequired,
+  identity_unavailable: (m) => m.errors.identityUnavailable,
+  identity_mismatch: (m) => m.errors.identityMismatch,
+  login_cancelled: (m) => m.errors.loginCancelled,
+  login_failed: (m) => m.errors.loginFailed,
+  invalid_login_state: (m) => m.errors.loginExpired,
+  login_session_missing: (m) => m.errors.loginOtherBrowser,
+  identity_provider_unavailable: (m) => m.errors.providerUnavailable,
+  method_not_allowed: (m) => m.errors.methodNotAllowed,
+  no_document_to_sign: (m) => m.errors.noDocumentToSign,
+  validation_failed: (m) => m.errors.invalidInput,
+  too_many_requests: (m) => m.errors.tooManyRequests,
 };
 
+function titleFor(m: SigningMessages, status: number): string {
+  const t = m.titles;
+  const byStatus: Record<number, string> = { 400: t.badRequest, 403: t.forbidden, 404: t.notFound, 409: t.conflict, 410: t.gone, 429: t.tooManyRequests, 503: t.unavailable };
+  return byStatus[status] ?? t.failed;
+}
+
+function textFor(m: SigningMessages, language: TLanguage, err: SigningError): string {
+  if (err.pageText) return err.pageText(m, (d) => formatWhen(language, d));
+  const known = REFUSAL_TEXTS[err.code];
+  if (known) return known(m);
+  if (err.statusCode === 429) return m.errors.tooManyRequests;
+  if (err.statusCode === 503) return m.errors.unavailable;
+  return m.errors.unexpected;
+}
+
 /**
- * Refusals of the signing routes, as JSON or as a page; PostgreSQL or Redis being away too (503 with
- * Retry-After: a signer's browser gets a page, not JSON). Anything else goes on to the global handler.
+ * Refusals of the signing routes, as JSON or as a page in the signer's language; PostgreSQL or Redis
+ * being away too (503 with Retry-After: a signer's browser gets a page, not JSON). Anything else goes
+ * on to the next handler.
  */
 export function signingErrorHandler(logger: Logger) {
   return (err: unknown, req: Request, res: Response, next: NextFunction): void => {
@@ -41,10 +94,33 @@ export function signingErrorHandler(logger: Logger) {
             ? new SigningError(unavailable.statusCode, unavailable.code, unavailable.message)
             : undefined;
     if (!known || res.headersSent) return next(err);
-    res.setHeader("Cache-Control", "no-store");
     // Retry-After and RateLimit-* of a 429 or 503 go with the page as with the JSON.
     for (const [k, v] of Object.entries((err instanceof AppError ? err.headers : unavailable?.headers) ?? {})) res.setHeader(k, v);
-    if (wantsHtml(req)) return sendMessagePage(res, known.statusCode, TITLES[known.statusCode] ?? "Signing", known.message);
+    res.setHeader("Cache-Control", "no-store");
+    if (wantsHtml(req)) {
+      const language = pageLanguage(req, res);
+      const m = signingMessages(language);
+      // A refused login, signature or rejection leads back to the signing page (the page itself does not link to itself).
+      const page: unknown = res.locals[PAGE_KEY];
+      const back = typeof page === "string" && new URL(page).pathname !== req.path ? { href: page, label: m.page.backToSigningPage } : undefined;
+      return sendMessagePage(res, known.statusCode, language, titleFor(m, known.statusCode), textFor(m, language, known), back);
+    }
     res.status(known.statusCode).json(known.toBody());
+  };
+}
+
+/**
+ * What is left after the refusals: our own failure. A browser gets a page in the signer's language
+ * with the errorId that is in the log (as the JSON answer of the global handler has); API clients
+ * get that JSON.
+ */
+export function signingFailurePage(logger: Logger) {
+  return (err: unknown, req: Request, res: Response, next: NextFunction): void => {
+    if (res.headersSent || !wantsHtml(req)) return next(err);
+    const errorId = randomUUID();
+    logger.error("unhandled error", { errorId, requestId: requestIdOf(res), err });
+    const language = pageLanguage(req, res);
+    const m = signingMessages(language);
+    sendMessagePage(res, 500, language, m.titles.failed, `${m.errors.unexpected} (${errorId})`);
   };
 }

@@ -38,8 +38,18 @@ export interface Signature {
   imageUpload: boolean;
   /** Address and user agent of the signing request, for the audit trail. */
   evidence: RequestEvidence;
-  /** For secure methods: the identity-provider adapter that vouched for the signer. */
-  identityProvider: string | null;
+  /** Who an identity provider vouched for: the secure login that signs, or the validation before an insecure signature. */
+  identity: VerifiedIdentity | null;
+}
+
+export interface VerifiedIdentity {
+  /** The adapter's display name (the audit trail's "identity provider"). */
+  provider: string;
+  method: string;
+  subject: string;
+  /** Encrypted with ENCRYPTION_KEY; only when the signer's accessControl compared it. */
+  nationalIdEnc: string | null;
+  verifiedAt: Date;
 }
 
 /**
@@ -58,7 +68,11 @@ export async function recordSignature(db: Db, ref: SignerRef, sig: Signature, re
         signedAt: now,
         signatureMethod: sig.method,
         signatureValue: sig.value,
-        identityProvider: sig.identityProvider,
+        identityProvider: sig.identity?.provider ?? null,
+        identityMethod: sig.identity?.method ?? null,
+        identitySubject: sig.identity?.subject ?? null,
+        identityNationalIdEnc: sig.identity?.nationalIdEnc ?? null,
+        identityVerifiedAt: sig.identity?.verifiedAt ?? null,
         actionIp: sig.evidence.ip,
         actionUserAgent: sig.evidence.userAgent,
       },

@@ -33,7 +33,10 @@ export function blockerFor(signer: SignerFacts, caseFile: CaseFileFacts, now: Da
   if (signer.status === SIGNER_STATUS.deleted) return new SigningError(410, "signer_deleted", "You were removed from this signing request");
   if (caseFile.status === CASEFILE_STATUS.deleted) return new SigningError(410, "casefile_deleted", "This signing request was withdrawn");
   if (signer.status === SIGNER_STATUS.signed) {
-    return new SigningError(409, "already_signed", `You already signed these documents${signer.signedAt ? ` (${day(signer.signedAt)})` : ""}`);
+    const at = signer.signedAt;
+    return new SigningError(409, "already_signed", `You already signed these documents${at ? ` (${day(at)})` : ""}`, undefined, (m, date) =>
+      at ? m.errors.alreadySignedOn(date(at)) : m.errors.alreadySigned,
+    );
   }
   if (signer.status === SIGNER_STATUS.rejected) return new SigningError(410, "rejected", "You rejected this signing request");
   if (caseFile.status === CASEFILE_STATUS.rejected) return new SigningError(410, "casefile_rejected", "This signing request was rejected by a signer and is closed");
@@ -51,8 +54,11 @@ export function blockerFor(signer: SignerFacts, caseFile: CaseFileFacts, now: Da
   if (expired) return new SigningError(410, "expired", "This signing link has expired");
   if (caseFile.status === CASEFILE_STATUS.new) return new SigningError(409, "not_yet_sent", "This signing request has not been sent yet");
   if (signer.status === SIGNER_STATUS.new || (signer.activeAt !== null && signer.activeAt.getTime() > t)) {
-    const when = signer.activeAt && signer.activeAt.getTime() > t ? ` It opens ${day(signer.activeAt)}.` : " It opens when the signers before you have signed.";
-    return new SigningError(409, "not_active", `It is not your turn to sign yet.${when}`);
+    const opens = signer.activeAt && signer.activeAt.getTime() > t ? signer.activeAt : null;
+    const when = opens ? ` It opens ${day(opens)}.` : " It opens when the signers before you have signed.";
+    return new SigningError(409, "not_active", `It is not your turn to sign yet.${when}`, undefined, (m, date) =>
+      opens ? m.errors.notYourTurnUntil(date(opens)) : m.errors.notYourTurn,
+    );
   }
   if (!isActionableStatus(signer.status)) return new SigningError(409, "not_active", "This signing link cannot be used in its current state");
   return null;

@@ -1,4 +1,4 @@
-import { sha256Hex, type CaseFile, type Db, type Document, type Signer } from "@esign/db";
+import { decryptSecret, sha256Hex, type CaseFile, type Db, type Document, type Signer } from "@esign/db";
 import { linkNotFound } from "./signing-error";
 
 /** The token of a signing link: 32 random bytes in base64url (see the casefile-worker's signing-tokens). */
@@ -12,18 +12,31 @@ export interface SigningContext {
   documents: Document[];
 }
 
+const WITH_CASE_FILE = { signer: { include: { caseFile: { include: { documents: true } } } } } as const;
+
+function contextOf(token: string, tokenHash: string, linkSigner: Signer & { caseFile: CaseFile & { documents: Document[] } }): SigningContext {
+  const { caseFile, ...signer } = linkSigner;
+  const { documents, ...cf } = caseFile;
+  return { token, tokenHash, signer, caseFile: cf, documents: sortDocuments(documents) };
+}
+
 /** Token -> sha256 -> link -> signer and case file. A malformed token costs no query. */
 export async function loadSigningContext(db: Db, token: string | undefined): Promise<SigningContext> {
   if (!token || !TOKEN.test(token)) throw linkNotFound();
   const tokenHash = sha256Hex(token);
-  const link = await db.signingLink.findUnique({
-    where: { tokenHash },
-    include: { signer: { include: { caseFile: { include: { documents: true } } } } },
-  });
+  const link = await db.signingLink.findUnique({ where: { tokenHash }, include: WITH_CASE_FILE });
   if (!link) throw linkNotFound();
-  const { caseFile, ...signer } = link.signer;
-  const { documents, ...cf } = caseFile;
-  return { token, tokenHash, signer, caseFile: cf, documents: sortDocuments(documents) };
+  return contextOf(token, tokenHash, link.signer);
+}
+
+/**
+ * The signer an identity login was for (its sealed state names the signer), with the link's token
+ * read back from SigningLink.tokenEnc: every login returns to one callback address, not to the link's.
+ */
+export async function loadSigningContextOfSigner(db: Db, signerId: number, encryptionKey: string): Promise<SigningContext> {
+  const link = await db.signingLink.findUnique({ where: { signerId }, include: WITH_CASE_FILE });
+  if (!link) throw linkNotFound();
+  return contextOf(decryptSecret(link.tokenEnc, encryptionKey), link.tokenHash, link.signer);
 }
 
 /** Display order: documentOrder first (unordered ones last), then creation order. */

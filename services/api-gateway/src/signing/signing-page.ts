@@ -1,104 +1,150 @@
 import type { Response } from "express";
+import type { TLanguage } from "@esign/i18n";
+import type { TSecureSigningMethod } from "@esign/schema";
 import { escapeHtml, sendHtml } from "./html";
+import { formatWhen, signingMessages } from "./messages/catalog";
+import type { SigningMessages } from "./messages/signing-messages";
+import { REFUSAL_TEXTS } from "./negotiate";
+import { PDFJS_OPTIONS, SIGNING_PAGE_SCRIPT, pdfjsAsset } from "./signing-assets";
 import type { SigningView } from "./signing-view";
 
-const METHOD_LABELS: Record<string, string> = { text: "Type your name", draw: "Draw your signature", image: "Upload an image of your signature" };
+/**
+ * The signing page: who it is for, every document the signer may see, rendered inline page by page
+ * (PDF.js, from this gateway) with the ones to sign marked, then the signing methods and rejecting.
+ * Without JavaScript the documents are download links and text signing and rejecting still work
+ * (plain form posts); drawing and image upload need the script.
+ */
 
-// Draw and image signatures need the browser to build a data URL; they post JSON like an API client.
-const SCRIPT = `
-const pad = document.getElementById("pad");
-if (pad) {
-  const g = pad.getContext("2d"); g.lineWidth = 2; let down = false;
-  pad.addEventListener("pointerdown", (e) => { down = true; g.beginPath(); g.moveTo(e.offsetX, e.offsetY); });
-  pad.addEventListener("pointermove", (e) => { if (down) { g.lineTo(e.offsetX, e.offsetY); g.stroke(); } });
-  for (const t of ["pointerup", "pointerleave"]) pad.addEventListener(t, () => { down = false; });
+const e = escapeHtml;
+
+function header(view: SigningView, m: SigningMessages, language: TLanguage): string {
+  const who = [
+    `<span>${e(m.page.forSigner(view.signer.name))}</span>`,
+    `<span>${e(m.page.role(view.signer.role))}</span>`,
+    ...(view.signer.onBehalfOf ? [`<span>${e(m.page.onBehalfOf(view.signer.onBehalfOf))}</span>`] : []),
+  ].join("");
+  const until = view.expireAt && view.state !== "signed" ? `<p class="muted">${e(m.page.openUntil(formatWhen(language, new Date(view.expireAt))))}</p>` : "";
+  return `<header><h1>${e(view.caseFile.title)}</h1><p class="who">${who}</p>${until}</header>`;
 }
-const asDataUrl = (file) => new Promise((ok, fail) => { const r = new FileReader(); r.onload = () => ok(r.result); r.onerror = fail; r.readAsDataURL(file); });
-for (const form of document.querySelectorAll("form[data-method]")) {
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    const method = form.dataset.method;
-    const out = form.querySelector(".err");
-    let value;
-    if (method === "draw") value = pad.toDataURL("image/png");
-    else { const file = form.querySelector("input[type=file]").files[0]; if (!file) return; value = await asDataUrl(file); }
-    const res = await fetch(form.action, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify({ method, value }) });
-    const body = await res.json();
-    if (res.ok) location.href = body.redirectUrl || location.href; else out.textContent = body.message;
+
+function documentsSection(view: SigningView, m: SigningMessages): string {
+  if (view.documents.length === 0) return `<section aria-labelledby="documents-heading"><h2 id="documents-heading">${e(m.page.documentsHeading)}</h2><p class="muted">${e(m.page.noDocuments)}</p></section>`;
+  const docs = view.documents.map((d, i) => {
+    const id = `doc-${i + 1}`;
+    const badge = d.maySign ? `<span class="badge sign">${e(m.page.toSign)}</span>` : `<span class="badge info">${e(m.page.forInformation)}</span>`;
+    return (
+      `<article class="doc${d.maySign ? " to-sign" : ""}" aria-labelledby="${id}-title">` +
+      `<h3 id="${id}-title">${e(d.title)} ${badge}</h3>` +
+      `<p><a href="${e(d.url)}" download="${e(d.name)}">${e(m.page.downloadPdf(d.name))}</a></p>` +
+      `<div class="viewer" role="region" aria-label="${e(m.page.documentPages(d.title))}" data-pdf="${e(d.url)}">` +
+      `<p class="status muted" role="status">${e(m.page.loadingDocument)}</p><div class="pages"></div></div></article>`
+    );
   });
-}`;
+  return `<section aria-labelledby="documents-heading"><h2 id="documents-heading">${e(m.page.documentsHeading)}</h2><p>${e(m.page.documentsIntro)}</p>${docs.join("")}</section>`;
+}
 
-function documentList(view: SigningView): string {
-  if (view.documents.length === 0) return `<p class="muted">No documents are shown to you.</p>`;
-  const items = view.documents.map(
-    (d) =>
-      `<li><a href="${escapeHtml(d.url)}" target="_blank" rel="noopener">${escapeHtml(d.title)}</a> <span class="muted">(${escapeHtml(d.name)})</span> — ` +
-      `${d.maySign ? "<strong>to sign</strong>" : "for your information"}</li>`,
+function textForm(view: SigningView, m: SigningMessages): string {
+  return (
+    `<form method="post" action="${e(view.links.sign)}"><input type="hidden" name="method" value="text">` +
+    `<label for="typed-name">${e(m.page.fullNameLabel)}</label><input id="typed-name" type="text" name="value" required maxlength="200" autocomplete="name">` +
+    `<button type="submit">${e(m.page.signButton)}</button></form>`
   );
-  return `<ul>${items.join("")}</ul>`;
 }
 
-function signForms(view: SigningView): string {
-  const forms: string[] = [];
-  for (const m of view.methods.insecure) {
-    const label = `<h3>${escapeHtml(METHOD_LABELS[m] ?? m)}</h3>`;
-    if (m === "text") {
-      forms.push(
-        `${label}<form method="post" action="${escapeHtml(view.links.sign)}"><input type="hidden" name="method" value="text">` +
-          `<input name="value" required maxlength="200" placeholder="Your full name" autocomplete="name"> <button>Sign</button></form>`,
-      );
-    } else if (m === "draw") {
-      forms.push(
-        `${label}<canvas id="pad" width="400" height="150"></canvas><form method="post" data-method="draw" action="${escapeHtml(view.links.sign)}">` +
-          `<button>Sign with this drawing</button> <span class="err"></span></form>`,
-      );
-    } else {
-      forms.push(
-        `${label}<form method="post" data-method="image" action="${escapeHtml(view.links.sign)}">` +
-          `<input type="file" accept="image/png,image/jpeg" required> <button>Sign with this image</button> <span class="err"></span></form>`,
-      );
-    }
-  }
-  if (view.methods.secure.length > 0) forms.push(`<h3>Sign with an eID</h3>`);
-  for (const m of view.methods.secure) {
-    forms.push(
-      `<form method="post" action="${escapeHtml(view.links.secureStart[m] ?? "")}"><input type="hidden" name="purpose" value="sign">` +
-        `<button>Sign with ${escapeHtml(m)}</button></form>`,
-    );
-  }
-  return forms.join("");
+function drawForm(view: SigningView, m: SigningMessages): string {
+  return (
+    `<p id="draw-help">${e(m.page.drawInstructions)}</p>` +
+    `<form method="post" data-method="draw" action="${e(view.links.sign)}" novalidate>` +
+    `<canvas id="pad" class="pad" role="img" aria-label="${e(m.page.padLabel)}" aria-describedby="draw-help"></canvas>` +
+    `<label for="pad-name">${e(m.page.typeInsteadLabel)}</label><input id="pad-name" type="text" maxlength="80" autocomplete="name">` +
+    `<button type="button" class="secondary" data-clear>${e(m.page.clearDrawing)}</button><button type="submit">${e(m.page.signWithDrawing)}</button>` +
+    `<p class="err" role="alert"></p></form>`
+  );
 }
 
-export function sendSigningPage(res: Response, view: SigningView, idpOrigins: readonly string[]): void {
-  const who = `${escapeHtml(view.signer.name)} <span class="muted">(${escapeHtml(view.signer.role)}${view.signer.onBehalfOf ? `, on behalf of ${escapeHtml(view.signer.onBehalfOf)}` : ""})</span>`;
-  const parts = [`<h1>${escapeHtml(view.caseFile.title)}</h1>`, `<p>For ${who}</p>`];
-  if (view.expireAt) parts.push(`<p class="muted">Open until ${escapeHtml(view.expireAt.slice(0, 16).replace("T", " "))} UTC</p>`);
-  parts.push(`<section><h2>Documents</h2>${documentList(view)}</section>`);
-  if (view.state === "signed") {
-    parts.push(`<section><h2>Signed</h2><p>You signed${view.signedAt ? ` on ${escapeHtml(view.signedAt.slice(0, 16).replace("T", " "))} UTC` : ""}. Nothing more to do.</p></section>`);
-  } else if (view.canSign) {
-    parts.push(`<section><h2>Sign</h2>${signForms(view)}</section>`);
-  } else {
-    parts.push(`<section><p>There is nothing for you to sign with this link (no document for your role, or no signing method enabled). You can still reject.</p></section>`);
-  }
-  if (view.state !== "signed") {
-    parts.push(
-      `<section><h2>Reject</h2><form method="post" action="${escapeHtml(view.links.reject)}">` +
-        `<p><textarea name="reason" maxlength="2000" rows="3" cols="50" placeholder="Reason (optional)"></textarea></p><button>Reject the request</button></form></section>`,
-    );
-  }
-  const hasScript = view.methods.insecure.some((m) => m !== "text");
-  sendHtml(res, 200, { title: view.caseFile.title, body: parts.join(""), ...(hasScript ? { script: SCRIPT } : {}), formOrigins: idpOrigins });
+function imageForm(view: SigningView, m: SigningMessages): string {
+  return (
+    `<form method="post" data-method="image" action="${e(view.links.sign)}" novalidate>` +
+    `<label for="signature-image">${e(m.page.imageLabel)}</label><input id="signature-image" type="file" accept="image/png,image/jpeg">` +
+    `<button type="submit">${e(m.page.signWithImage)}</button><p class="err" role="alert"></p></form>`
+  );
+}
+
+function secureForms(view: SigningView, m: SigningMessages): string {
+  const forms = view.methods.secure.map(
+    (method: TSecureSigningMethod) =>
+      `<form method="post" action="${e(view.links.secureStart[method] ?? "")}"><input type="hidden" name="purpose" value="sign">` +
+      `<button type="submit">${e(m.page.signWith(m.methods[method]))}</button></form>`,
+  );
+  return `<div class="method"><h3>${e(m.page.eidHeading)}</h3>${forms.join("")}</div>`;
+}
+
+function signSection(view: SigningView, m: SigningMessages): string {
+  if (!view.canSign) return `<section id="sign" tabindex="-1"><p>${e(m.page.nothingToSign)}</p></section>`;
+  const methods = view.methods.insecure.map((method) => {
+    const form = method === "text" ? textForm(view, m) : method === "draw" ? drawForm(view, m) : imageForm(view, m);
+    return `<div class="method"><h3>${e(m.page.methodHeadings[method])}</h3>${form}</div>`;
+  });
+  if (view.methods.secure.length > 0) methods.push(secureForms(view, m));
+  return `<section id="sign" tabindex="-1" aria-labelledby="sign-heading"><h2 id="sign-heading">${e(m.page.signHeading)}</h2><p>${e(m.page.signConsent)}</p>${methods.join("")}</section>`;
+}
+
+function rejectSection(view: SigningView, m: SigningMessages): string {
+  return (
+    `<section aria-labelledby="reject-heading"><h2 id="reject-heading">${e(m.page.rejectHeading)}</h2><p>${e(m.page.rejectIntro)}</p>` +
+    `<form method="post" action="${e(view.links.reject)}"><label for="reject-reason">${e(m.page.rejectReasonLabel)}</label>` +
+    `<textarea id="reject-reason" name="reason" maxlength="2000" rows="3"></textarea><button type="submit" class="danger">${e(m.page.rejectButton)}</button></form></section>`
+  );
+}
+
+function signedSection(view: SigningView, m: SigningMessages, language: TLanguage): string {
+  const when = view.signedAt ? ` ${m.page.signedOn(formatWhen(language, new Date(view.signedAt)))}` : "";
+  return `<section class="done" role="status" aria-labelledby="signed-heading"><h2 id="signed-heading">${e(m.page.signedHeading)}</h2><p>${e(`${m.page.thankYou}${when}`)}</p></section>`;
+}
+
+/** What the page's script needs: its texts in the page's language and where PDF.js lives. */
+function scriptData(m: SigningMessages) {
+  return {
+    i18n: {
+      ...m.browser,
+      loadingDocument: m.page.loadingDocument,
+      documentUnavailable: m.page.documentUnavailable,
+      pageOf: m.page.pageOf("{n}", "{total}"),
+      errors: Object.fromEntries(Object.entries(REFUSAL_TEXTS).map(([code, text]) => [code, text(m)])),
+    },
+    pdfjs: { module: pdfjsAsset("pdf.min.mjs"), worker: pdfjsAsset("pdf.worker.min.mjs"), options: PDFJS_OPTIONS },
+  };
+}
+
+export function sendSigningPage(res: Response, view: SigningView, language: TLanguage, idpOrigins: readonly string[]): void {
+  const m = signingMessages(language);
+  const signed = view.state === "signed";
+  const skip = signed ? "" : `<a class="skip" href="#sign">${e(m.page.skipToSign)}</a>`;
+  const parts = [header(view, m, language)];
+  if (signed) parts.push(signedSection(view, m, language));
+  parts.push(documentsSection(view, m));
+  if (!signed) parts.push(signSection(view, m), rejectSection(view, m));
+  sendHtml(res, 200, {
+    lang: language,
+    title: view.caseFile.title,
+    body: `${skip}<main id="main">${parts.join("")}</main>`,
+    scripts: [SIGNING_PAGE_SCRIPT],
+    data: scriptData(m),
+    formOrigins: idpOrigins,
+  });
 }
 
 /** sensitiveData / accessControl: identity first; the documents stay hidden until then. */
-export function sendIdentityPage(res: Response, title: string, startUrls: Record<string, string>, idpOrigins: readonly string[]): void {
-  const buttons = Object.entries(startUrls).map(
-    ([m, url]) => `<form method="post" action="${escapeHtml(url)}"><input type="hidden" name="purpose" value="identify"><button>Validate with ${escapeHtml(m)}</button></form>`,
+export function sendIdentityPage(res: Response, language: TLanguage, title: string, startUrls: Partial<Record<TSecureSigningMethod, string>>, idpOrigins: readonly string[]): void {
+  const m = signingMessages(language);
+  const buttons = (Object.entries(startUrls) as [TSecureSigningMethod, string][]).map(
+    ([method, url]) =>
+      `<form method="post" action="${e(url)}"><input type="hidden" name="purpose" value="identify"><button type="submit">${e(m.page.validateWith(m.methods[method]))}</button></form>`,
   );
   sendHtml(res, 200, {
+    lang: language,
     title,
-    body: `<h1>${escapeHtml(title)}</h1><section><h2>Validate your identity</h2><p>These documents are confidential. Validate your identity to see them.</p>${buttons.join("")}</section>`,
+    body: `<main id="main"><h1>${e(title)}</h1><section aria-labelledby="identity-heading"><h2 id="identity-heading">${e(m.page.identityHeading)}</h2><p>${e(m.page.identityIntro)}</p>${buttons.join("")}</section></main>`,
     formOrigins: idpOrigins,
   });
 }

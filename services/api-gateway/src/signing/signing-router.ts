@@ -6,15 +6,18 @@ import { contentDisposition } from "../http/content-disposition";
 import { abuseLimits, addressOf } from "../http/abuse-limits";
 import { zodIssues } from "../http/zod-issues";
 import { requestIdOf } from "../http/request-context";
-import { IdentityLoginFailed, type IdentityProvider } from "../identity/identity-provider";
+import { encryptSecret } from "@esign/db";
+import { IdentityLoginFailed, IdentityProviderUnavailable, type IdentityLogin, type IdentityProvider } from "../identity/identity-provider";
 import { sendMessagePage } from "./html";
-import { checkAccessControl, IdentitySessions, requiresIdentity, sessionKeys, type LoginPurpose } from "./identity-session";
-import { signingErrorHandler, wantsHtml } from "./negotiate";
+import { checkAccessControl, IdentitySessions, requiresIdentity, SECURE_CALLBACK_PATH, sessionKeys, type IdentityCookie, type LoginPurpose } from "./identity-session";
+import { signerLanguage, signingMessages } from "./messages/catalog";
+import { pageLanguage, setPageContext, signingErrorHandler, signingFailurePage, wantsHtml } from "./negotiate";
 import { blockerFor } from "./signer-state";
 import { requestEvidence } from "./request-evidence";
-import { recordOpened, recordRejection, recordSignature, type SignerRef } from "./signer-actions";
+import { recordOpened, recordRejection, recordSignature, type SignerRef, type VerifiedIdentity } from "./signer-actions";
+import { signingAssetsRouter } from "./signing-assets";
 import { SigningError } from "./signing-error";
-import { loadSigningContext, signingPath, type SigningContext } from "./signing-link";
+import { loadSigningContext, loadSigningContextOfSigner, signingPath, type SigningContext } from "./signing-link";
 import { allowedMethods, describeAllowed, isSecureMethod } from "./signing-methods";
 import { sendIdentityPage, sendSigningPage } from "./signing-page";
 import { buildView, documentsToSign, visibleDocuments } from "./signing-view";
@@ -64,17 +67,33 @@ export function signingRouter(ctx: GatewayContext, idp: IdentityProvider | null)
   const sessions = new IdentitySessions(sessionKeys(ctx.config.ENCRYPTION_KEY), base.startsWith("https:"));
   const idpOrigins = idp ? [idp.origin] : [];
   const pageUrl = (sc: SigningContext) => `${base}${signingPath(sc.token)}`;
+  /** The signer's secure methods this gateway's identity provider can serve. */
+  const secureMethods = (sc: SigningContext) => (idp ? allowedMethods(sc.signer).secure.filter((m) => idp.supports(m)) : []);
   const refOf = (sc: SigningContext): SignerRef => ({ signerId: sc.signer.id, caseFileId: sc.caseFile.id });
 
+  const callbackUrl = `${base}${SECURE_CALLBACK_PATH}`;
+  idp?.warmUp?.().catch((err: unknown) => {
+    ctx.logger.warn("identity provider not reachable at start; every login tries again", { provider: idp.displayName, error: err instanceof Error ? err.message : String(err) });
+  });
   const limits = abuseLimits(ctx);
   /** Resolves the link; an unknown one counts against the address (link guessing, see below). */
-  const load = async (req: Request) => {
+  const load = async (req: Request, res: Response) => {
     try {
-      return await loadSigningContext(ctx.db, req.params.token as string | undefined);
+      const sc = await loadSigningContext(ctx.db, req.params.token as string | undefined);
+      // From here on, every page and refusal is in the signer's language.
+      setPageContext(res, signerLanguage(sc.signer, sc.caseFile), pageUrl(sc));
+      return sc;
     } catch (err) {
       if (err instanceof SigningError && err.code === "not_found") await limits.signingFailuresByAddress.recordFailure(addressOf(req));
       throw err;
     }
+  };
+
+  /** The signer an identity login was for; the pages that follow are in their language. */
+  const loadOfSigner = async (res: Response, signerId: number) => {
+    const sc = await loadSigningContextOfSigner(ctx.db, signerId, ctx.config.ENCRYPTION_KEY);
+    setPageContext(res, signerLanguage(sc.signer, sc.caseFile), pageUrl(sc));
+    return sc;
   };
 
   // Every signing route, per client address: a bounded rate, and once an address has guessed too
@@ -93,10 +112,21 @@ export function signingRouter(ctx: GatewayContext, idp: IdentityProvider | null)
   }
 
   function identityStartUrls(sc: SigningContext): Record<string, string> {
-    if (!idp) return {};
-    const methods = allowedMethods(sc.signer).secure;
-    return Object.fromEntries(methods.map((m) => [m, `${pageUrl(sc)}/secure/${encodeURIComponent(m)}/start`]));
+    return Object.fromEntries(secureMethods(sc).map((m) => [m, `${pageUrl(sc)}/secure/${encodeURIComponent(m)}/start`]));
   }
+
+  /** The identity a validation login left in this browser, as it goes with an insecure signature. */
+  function validatedIdentity(req: Request, sc: SigningContext): VerifiedIdentity | null {
+    const cookie: IdentityCookie | null = idp ? sessions.identityOf(req, sc.signer.id) : null;
+    if (!idp || !cookie) return null;
+    return { provider: idp.displayName, method: cookie.m, subject: cookie.sub, nationalIdEnc: cookie.nid, verifiedAt: new Date(cookie.at * 1000) };
+  }
+
+  /** A national id is kept (encrypted) only when accessControl compared it with the one on file. */
+  const nationalIdToKeep = (identity: IdentityLogin, compared: boolean) =>
+    compared && identity.nationalId ? encryptSecret(identity.nationalId, ctx.config.ENCRYPTION_KEY) : null;
+
+  const unavailable = (detail: string) => new SigningError(503, "identity_provider_unavailable", detail);
 
   /** sensitiveData / accessControl: nothing but the identity login until the browser holds a valid identity. */
   function identityMissing(req: Request, sc: SigningContext): SigningError | null {
@@ -125,29 +155,71 @@ export function signingRouter(ctx: GatewayContext, idp: IdentityProvider | null)
       return;
     }
     if (redirectUrl) return res.redirect(303, redirectUrl);
-    sendMessagePage(res, 200, "Signed", "Thank you: your signature is recorded.", { href: pageUrl(sc), label: "Back to the documents" });
+    const m = signingMessages(pageLanguage(req, res));
+    sendMessagePage(res, 200, pageLanguage(req, res), m.page.signedHeading, m.page.thankYou, { href: pageUrl(sc), label: m.page.backToDocuments });
   }
 
+  router.use(signingAssetsRouter());
   router.use(["/sign", "/t"], noStore);
   router.use("/sign", bounded);
 
+  // One address for every login's return, as OpenID providers register exact redirect URIs; the
+  // sealed state says whose login it is.
+  router.get(SECURE_CALLBACK_PATH, async (req, res) => {
+    const query = new URLSearchParams(req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?") + 1) : "");
+    const login = sessions.openLogin(query.get("state") ?? undefined);
+    const sc = await loadOfSigner(res, login.sid);
+    const browserSecret = sessions.finishLogin(req, res, login);
+    if (!idp) throw unavailable("No identity provider is configured for secure signing methods");
+    const identity = await idp.completeLogin({ method: login.m, state: login.state, returnUrl: callbackUrl, browserSecret, query }).catch((err: unknown) => {
+      const known = err instanceof IdentityLoginFailed || err instanceof IdentityProviderUnavailable;
+      if (known) ctx.logger.warn("identity login refused", { requestId: requestIdOf(res), signerId: sc.signer.id, method: login.m, error: err.message });
+      if (err instanceof IdentityLoginFailed) throw new SigningError(400, err.reason === "cancelled" ? "login_cancelled" : "login_failed", err.message);
+      if (err instanceof IdentityProviderUnavailable) throw unavailable(err.message);
+      throw err;
+    });
+    if (identity.method !== login.m) throw new SigningError(400, "login_failed", "The identity provider answered for another method than the one started");
+    const nationalIdEnc = nationalIdToKeep(identity, checkAccessControl(sc.signer, identity));
+    const verifiedAt = new Date();
+    if (login.p === "identify") {
+      gate(sc, true);
+      sessions.grantIdentity(res, sc.token, sc.signer.id, identity, nationalIdEnc, verifiedAt.getTime());
+      ctx.logger.info("signer identified", { requestId: requestIdOf(res), signerId: sc.signer.id, caseFileId: sc.caseFile.id, method: identity.method });
+      if (wantsHtml(req)) return res.redirect(303, pageUrl(sc));
+      res.json({ status: "identified", signerId: sc.signer.id, redirectUrl: pageUrl(sc) });
+      return;
+    }
+    gate(sc, false);
+    requireDocumentsToSign(sc);
+    const verified: VerifiedIdentity = { provider: idp.displayName, method: identity.method, subject: identity.subject, nationalIdEnc, verifiedAt };
+    const signature = { method: identity.method, value: identity.subject, imageUpload: false, evidence: requestEvidence(req), identity: verified };
+    const result = await recordSignature(ctx.db, refOf(sc), signature, (fresh) => {
+      if (!allowedMethods(fresh).secure.includes(identity.method)) throw new SigningError(400, "method_not_allowed", `Secure method "${identity.method}" is not allowed for this signer`);
+    });
+    // Signing with an eID proves identity as well: the read-only page of a sensitive case file opens.
+    sessions.grantIdentity(res, sc.token, sc.signer.id, identity, nationalIdEnc, verifiedAt.getTime());
+    answerSigned(req, res, sc, result.signerId);
+  });
+
   router.get("/sign/:token", async (req, res) => {
-    const sc = await load(req);
+    const sc = await load(req, res);
     gate(sc, true);
     const missing = identityMissing(req, sc);
     if (missing) {
-      if (missing.code === "identity_required" && wantsHtml(req)) return sendIdentityPage(res, sc.caseFile.title, identityStartUrls(sc), idpOrigins);
+      if (missing.code === "identity_required" && wantsHtml(req)) {
+        return sendIdentityPage(res, pageLanguage(req, res), sc.caseFile.title, identityStartUrls(sc), idpOrigins);
+      }
       throw missing;
     }
-    const view = buildView(sc, base, idp !== null);
+    const view = buildView(sc, base, secureMethods(sc));
     // HEAD is what link scanners send: only a real GET is an opening.
     if (view.state === "pending" && req.method === "GET") await recordOpened(ctx.db, sc.signer, sc.caseFile);
-    if (wantsHtml(req)) return sendSigningPage(res, view, idpOrigins);
+    if (wantsHtml(req)) return sendSigningPage(res, view, pageLanguage(req, res), idpOrigins);
     res.json(view);
   });
 
   router.get("/sign/:token/documents/:documentId", async (req, res, next) => {
-    const sc = await load(req);
+    const sc = await load(req, res);
     gate(sc, true);
     const missing = identityMissing(req, sc);
     if (missing) throw missing;
@@ -164,7 +236,7 @@ export function signingRouter(ctx: GatewayContext, idp: IdentityProvider | null)
   });
 
   router.post("/sign/:token/sign", async (req, res) => {
-    const sc = await load(req);
+    const sc = await load(req, res);
     gate(sc, false);
     const missing = identityMissing(req, sc);
     if (missing) throw missing;
@@ -189,14 +261,15 @@ export function signingRouter(ctx: GatewayContext, idp: IdentityProvider | null)
     const parsed = parseSignatureValue(insecure, value);
     // Images are stored before the transaction; if it then refuses, the orphan is one content-addressed file.
     const stored = parsed.kind === "text" ? parsed.name : await ctx.storage.put(parsed.bytes);
-    const result = await recordSignature(ctx.db, refOf(sc), { method: insecure, value: stored, imageUpload: insecure === "image", evidence: requestEvidence(req), identityProvider: null }, (fresh) => {
+    const signature = { method: insecure, value: stored, imageUpload: insecure === "image", evidence: requestEvidence(req), identity: validatedIdentity(req, sc) };
+    const result = await recordSignature(ctx.db, refOf(sc), signature, (fresh) => {
       if (!allowedMethods(fresh).insecure.includes(insecure)) throw new SigningError(400, "method_not_allowed", `Signing method "${insecure}" is not allowed for this signer`);
     });
     answerSigned(req, res, sc, result.signerId);
   });
 
   router.post("/sign/:token/reject", async (req, res) => {
-    const sc = await load(req);
+    const sc = await load(req, res);
     gate(sc, false);
     const missing = identityMissing(req, sc);
     if (missing) throw missing;
@@ -210,57 +283,36 @@ export function signingRouter(ctx: GatewayContext, idp: IdentityProvider | null)
       return;
     }
     if (redirectUrl) return res.redirect(303, redirectUrl);
-    sendMessagePage(res, 200, "Rejected", "You rejected the signing request. The sender is informed.");
+    const m = signingMessages(pageLanguage(req, res));
+    sendMessagePage(res, 200, pageLanguage(req, res), m.page.rejectedTitle, m.page.rejectedMessage);
   });
 
   router.post("/sign/:token/secure/:method/start", async (req, res) => {
-    const sc = await load(req);
+    const sc = await load(req, res);
     const body = ZStartBody.safeParse(bodyOf(req));
     if (!body.success) throw new SigningError(400, "validation_failed", "The login request is invalid", zodIssues(body.error));
     const purpose: LoginPurpose = body.data.purpose;
     gate(sc, purpose === "identify");
-    if (!idp) throw new SigningError(503, "identity_provider_unavailable", "No identity provider is configured for secure signing methods");
+    if (!idp) throw unavailable("No identity provider is configured for secure signing methods");
     const method = ZSecureSigningMethod.safeParse(req.params.method);
     const allowed = allowedMethods(sc.signer);
     if (!method.success || !allowed.secure.includes(method.data)) {
       throw new SigningError(400, "method_not_allowed", `Secure method "${String(req.params.method)}" is not allowed for this signer; allowed: ${describeAllowed(allowed)}`);
     }
+    if (!idp.supports(method.data)) throw unavailable(`The identity provider is not set up for "${method.data}"`);
     if (purpose === "sign") requireDocumentsToSign(sc);
-    const state = sessions.startLogin(res, sc.token, sc.signer.id, method.data, purpose);
-    const redirectUrl = idp.startLogin(method.data, state, `${pageUrl(sc)}/secure/callback`).toString();
+    const { state, browserSecret } = sessions.startLogin(res, sc.signer.id, method.data, purpose);
+    const url = await idp.startLogin({ method: method.data, state, returnUrl: callbackUrl, browserSecret, language: pageLanguage(req, res) }).catch((err: unknown) => {
+      if (err instanceof IdentityProviderUnavailable) throw unavailable(err.message);
+      throw err;
+    });
+    const redirectUrl = url.toString();
     if (wantsHtml(req)) return res.redirect(303, redirectUrl);
     res.json({ redirectUrl });
   });
 
-  router.get("/sign/:token/secure/callback", async (req, res) => {
-    const sc = await load(req);
-    const q = (name: string) => (typeof req.query[name] === "string" ? (req.query[name] as string) : undefined);
-    const login = sessions.finishLogin(req, res, sc.token, sc.signer.id, q("state"));
-    if (!idp) throw new SigningError(503, "identity_provider_unavailable", "No identity provider is configured for secure signing methods");
-    const identity = await idp.completeLogin({ state: q("state"), code: q("code"), error: q("error") }).catch((err: unknown) => {
-      if (err instanceof IdentityLoginFailed) throw new SigningError(400, err.reason === "cancelled" ? "login_cancelled" : "login_failed", err.message);
-      throw err;
-    });
-    if (identity.method !== login.m) throw new SigningError(400, "login_failed", "The identity provider answered for another method than the one started");
-    checkAccessControl(sc.signer, identity);
-    if (login.p === "identify") {
-      gate(sc, true);
-      sessions.grantIdentity(res, sc.token, sc.signer.id, identity);
-      if (wantsHtml(req)) return res.redirect(303, pageUrl(sc));
-      res.json({ status: "identified", signerId: sc.signer.id, redirectUrl: pageUrl(sc) });
-      return;
-    }
-    gate(sc, false);
-    requireDocumentsToSign(sc);
-    const result = await recordSignature(ctx.db, refOf(sc), { method: identity.method, value: identity.subject, imageUpload: false, evidence: requestEvidence(req), identityProvider: idp.displayName }, (fresh) => {
-      if (!allowedMethods(fresh).secure.includes(identity.method)) throw new SigningError(400, "method_not_allowed", `Secure method "${identity.method}" is not allowed for this signer`);
-    });
-    // Signing with an eID proves identity as well: the read-only page of a sensitive case file opens.
-    sessions.grantIdentity(res, sc.token, sc.signer.id, identity);
-    answerSigned(req, res, sc, result.signerId);
-  });
-
   router.get("/t/:file", trackingPixelRoute(ctx));
   router.use(signingErrorHandler(ctx.logger));
+  router.use(signingFailurePage(ctx.logger));
   return router;
 }

@@ -1,5 +1,6 @@
 import type { Document } from "@esign/db";
 import { maySignDocument, SIGNER_STATUS } from "@esign/schema";
+import type { TSecureSigningMethod } from "@esign/schema";
 import { allowedMethods, type AllowedMethods } from "./signing-methods";
 import { signingPath, type SigningContext } from "./signing-link";
 
@@ -36,12 +37,13 @@ function earliest(...dates: (Date | null)[]): Date | null {
   return set.length === 0 ? null : new Date(Math.min(...set.map((d) => d.getTime())));
 }
 
-export function buildView(ctx: SigningContext, publicBaseUrl: string, secureAvailable: boolean): SigningView {
+/** `secure`: the signer's secure methods the configured identity provider serves (none without one). */
+export function buildView(ctx: SigningContext, publicBaseUrl: string, secure: readonly TSecureSigningMethod[]): SigningView {
   const { signer, caseFile } = ctx;
   const page = `${publicBaseUrl}${signingPath(ctx.token)}`;
   const signed = signer.status === SIGNER_STATUS.signed;
   const allowed = allowedMethods(signer);
-  const methods = { insecure: allowed.insecure, secure: secureAvailable ? allowed.secure : [] };
+  const methods = { insecure: allowed.insecure, secure: allowed.secure.filter((m) => secure.includes(m)) };
   const hasMethod = methods.insecure.length + methods.secure.length > 0;
   return {
     signer: { id: signer.id, name: signer.name, role: signer.role, onBehalfOf: signer.onBehalfOf, status: signer.status },

@@ -40,10 +40,13 @@ function signerEntry(s: Signer, opened: Map<number, Date>): AuditTrailSigner {
     outcome: outcomeOf(s),
     method: s.signatureMethod,
     secure,
-    identityProvider: secure ? s.identityProvider : null,
-    // For secure methods the stored signature value is the provider's subject; for the others it is a
-    // typed name or an image's address, which the audit trail does not repeat.
-    identitySubject: secure ? s.signatureValue : null,
+    identityProvider: s.identityProvider,
+    // Secure signatures from before identitySubject existed kept the subject as the signature value;
+    // for the other methods that value is a typed name or an image's address, never repeated here.
+    identitySubject: s.identitySubject ?? (secure ? s.signatureValue : null),
+    identityMethod: s.identityMethod,
+    identityVerifiedAt: s.identityVerifiedAt,
+    nationalIdMatched: s.identityNationalIdEnc !== null,
     sentAt: s.activatedAt,
     openedAt: opened.get(s.id) ?? s.openedAt,
     signedAt: s.signedAt,

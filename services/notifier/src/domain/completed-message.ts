@@ -1,7 +1,7 @@
 import { senderDisplayName } from "./case-file-documents";
-import type { SpecLanguage } from "./languages";
+import type { TLanguage } from "@esign/i18n";
 import { oneLine, paragraphsOf, type Block, type MessageContent } from "./render-message";
-import { templateLanguage, templatesFor } from "./templates";
+import { messagesFor } from "./messages/catalog";
 
 export type CompletedAudience = "signer" | "cc" | "owner";
 
@@ -10,7 +10,7 @@ export type AttachmentPolicy = "attached" | "disabled" | "sensitive";
 
 export interface CompletedMessageInput {
   audience: CompletedAudience;
-  language: SpecLanguage;
+  language: TLanguage;
   name: string;
   caseFile: { id: number; title: string; senderName: string | null; customerName: string; sensitiveData: boolean };
   documentTitles: string[];
@@ -22,7 +22,7 @@ export interface CompletedMessageInput {
 
 /** The completion mail; no link and no tracking: there is nothing left to do, the mail is the copy. */
 export function completedMessageContent(input: CompletedMessageInput): MessageContent {
-  const t = templatesFor(input.language);
+  const t = messagesFor(input.language).signer;
   const cf = input.caseFile;
   const sender = senderDisplayName(cf.senderName, cf.customerName);
   let blocks: Block[];
@@ -31,7 +31,7 @@ export function completedMessageContent(input: CompletedMessageInput): MessageCo
   } else {
     blocks = [
       { type: "paragraph", text: t.greeting(input.name) },
-      { type: "paragraph", text: input.audience === "owner" ? t.completedOwnerIntro(cf.title, cf.id) : t.completedIntro(cf.title) },
+      { type: "paragraph", text: input.audience === "owner" ? t.completedOwnerIntro(cf.title, String(cf.id)) : t.completedIntro(cf.title) },
     ];
     // With sensitiveData the documents are neither attached nor named.
     if (!cf.sensitiveData && input.documentTitles.length > 0) blocks.push({ type: "list", heading: t.documentsHeading, items: input.documentTitles });
@@ -41,7 +41,7 @@ export function completedMessageContent(input: CompletedMessageInput): MessageCo
     if (input.audience === "owner") blocks.push({ type: "paragraph", text: t.ownerNotice });
   }
   return {
-    language: templateLanguage(input.language),
+    language: input.language,
     subject: oneLine(input.customSubject ?? t.completedSubject(cf.title)),
     blocks,
     footer: t.footer(sender),

@@ -4,7 +4,7 @@ import { CASEFILE_STATUS, SIGNER_STATUS } from "@esign/schema";
 import type { NotifierContext } from "../context";
 import { documentsVisibleTo, fromNameOf, inDocumentOrder, type CaseFileDocument } from "./case-file-documents";
 import { completedMessageContent, type AttachmentPolicy, type CompletedAudience } from "./completed-message";
-import { EMAIL_DEFAULT_LANGUAGE, resolveLanguage } from "./languages";
+import { EMAIL_DEFAULT_LANGUAGE, resolveLanguage } from "@esign/i18n";
 import { SEND_TX_OPTIONS, classifyFailure, errorText, lockDedupeKey, recordNotification, type NotificationKind } from "./notification-records";
 import { renderHtml, renderText } from "./render-message";
 import { emailFormatOf, signerSettings } from "./signer-settings";

@@ -4,7 +4,7 @@ import { CASEFILE_STATUS, SIGNER_STATUS, signerEvent, type SignerEventType } fro
 import type { MailboxMessage } from "../channels/mailbox-gateway";
 import type { NotifierContext } from "../context";
 import { fromNameOf } from "./case-file-documents";
-import { EBOKS_DEFAULT_LANGUAGE, EMAIL_DEFAULT_LANGUAGE, resolveLanguage } from "./languages";
+import { EBOKS_DEFAULT_LANGUAGE, EMAIL_DEFAULT_LANGUAGE, resolveLanguage } from "@esign/i18n";
 import { SEND_TX_OPTIONS, classifyFailure, errorText, responseCodeOf, type NotificationChannel } from "./notification-records";
 import { renderHtml, renderText } from "./render-message";
 import { signerMessageContent } from "./signer-message";

@@ -1,4 +1,5 @@
 import type { Tx } from "@esign/db";
+import { EMAIL_DEFAULT_LANGUAGE, resolveLanguage } from "@esign/i18n";
 import { MailDeliveryError } from "@esign/mailer";
 import type { NotifierContext } from "../context";
 import { dedupeAddresses } from "./recipients";
@@ -38,7 +39,7 @@ export async function notifySubscriptionDisabled(ctx: NotifierContext, subscript
 
     const sub = await tx.webhookSubscription.findUnique({
       where: { id: subscriptionId },
-      include: { createdBy: { select: { email: true } }, customer: { select: { name: true } } },
+      include: { createdBy: { select: { email: true } }, customer: { select: { name: true, language: true } } },
     });
     if (!sub) return { status: "skipped", reason: "not_found" } as const;
     if (sub.deletedAt) return { status: "skipped", reason: "deleted" } as const;
@@ -69,6 +70,7 @@ export async function notifySubscriptionDisabled(ctx: NotifierContext, subscript
       endpoint: sub.endpoint,
       eventTypes: sub.eventTypes,
       customerName: sub.customer.name,
+      language: resolveLanguage([sub.customer.language], EMAIL_DEFAULT_LANGUAGE),
       disabledAt,
       lastFailure: lastFailure ? { cause: lastFailure.cause, httpStatus: lastFailure.httpStatus, at: lastFailure.createdAt } : undefined,
       apiBaseUrl: ctx.config.PUBLIC_BASE_URL,

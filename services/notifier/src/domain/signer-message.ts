@@ -1,12 +1,12 @@
 import { documentsVisibleTo, inDocumentOrder, senderDisplayName, type CaseFileDocument } from "./case-file-documents";
-import type { SpecLanguage } from "./languages";
+import type { TLanguage } from "@esign/i18n";
 import { oneLine, paragraphsOf, type Block, type MessageContent } from "./render-message";
 import type { SignerNotificationSettings } from "./signer-settings";
-import { templateLanguage, templatesFor } from "./templates";
+import { messagesFor } from "./messages/catalog";
 
 export interface SignerMessageInput {
   kind: "signing_request" | "reminder";
-  language: SpecLanguage;
+  language: TLanguage;
   signer: { name: string; role: string };
   caseFile: { title: string; senderName: string | null; customerName: string; sensitiveData: boolean; visibilityMode: number };
   documents: readonly CaseFileDocument[];
@@ -22,7 +22,7 @@ export interface SignerMessageInput {
  */
 export function signerMessageContent(input: SignerMessageInput): MessageContent {
   const { kind, settings, caseFile } = input;
-  const t = templatesFor(input.language);
+  const t = messagesFor(input.language).signer;
   const sender = senderDisplayName(caseFile.senderName, caseFile.customerName);
   const customSubject = kind === "signing_request" ? settings.emailSubject : settings.reminderEmailSubject;
   const customText = kind === "signing_request" ? settings.emailText : settings.reminderEmailText;
@@ -43,7 +43,7 @@ export function signerMessageContent(input: SignerMessageInput): MessageContent 
     }
   }
   return {
-    language: templateLanguage(input.language),
+    language: input.language,
     subject: oneLine(customSubject ?? (kind === "signing_request" ? t.requestSubject(caseFile.title) : t.reminderSubject(caseFile.title))),
     blocks,
     action: { label: t.signAction, intro: t.linkIntro, url: input.link },

@@ -1,4 +1,7 @@
+import type { TLanguage } from "@esign/i18n";
 import type { MailMessage } from "@esign/mailer";
+import { messagesFor } from "./messages/catalog";
+import type { SubscriptionDisabledMessages } from "./messages/notifier-messages";
 
 /** The contract's ladder: a delivery is retried 35 times before its subscription is disabled. */
 export const RETRIES_BEFORE_DISABLE = 35;
@@ -16,6 +19,8 @@ export interface SubscriptionDisabledNotice {
   endpoint: string;
   eventTypes: string[];
   customerName: string;
+  /** The customer's language (Customer.language), else English: the mail's channel default. */
+  language: TLanguage;
   disabledAt: Date;
   lastFailure?: LastFailedAttempt;
   /** The API's public base URL, so the re-enable call can be copied as is. */
@@ -23,26 +28,32 @@ export interface SubscriptionDisabledNotice {
   recipients: string[];
 }
 
-// WebhookAttempt.cause values in words a customer's developer can act on.
-const CAUSE_TEXT: Record<string, (status: number | null) => string> = {
-  connect_timeout: () => "the connection was not established within 200 ms",
-  response_timeout: () => "the endpoint did not answer within 1 second",
-  connection_refused: () => "the connection was refused",
-  tls_error: () => "the TLS handshake failed (certificate or protocol problem)",
-  dns_error: () => "the host name could not be resolved",
-  non_2xx: (status) => `the endpoint answered HTTP ${status ?? "status other than 2xx"}`,
-  blocked_address: () => "the host name resolves to a private or reserved address, which we do not deliver to",
-  network_error: () => "a network error interrupted the request",
-};
-
 /** `2026-11-21 10:15:00 UTC`: unambiguous for readers in any time zone. */
 export function formatUtc(d: Date): string {
   return `${d.toISOString().slice(0, 19).replace("T", " ")} UTC`;
 }
 
-export function describeFailure(f: LastFailedAttempt): string {
-  const text = CAUSE_TEXT[f.cause]?.(f.httpStatus) ?? f.cause;
+const CAUSES: Record<string, (c: SubscriptionDisabledMessages["causes"], status: number | null) => string> = {
+  connect_timeout: (c) => c.connectTimeout,
+  response_timeout: (c) => c.responseTimeout,
+  connection_refused: (c) => c.connectionRefused,
+  tls_error: (c) => c.tlsError,
+  dns_error: (c) => c.dnsError,
+  non_2xx: (c, status) => c.non2xx(status === null ? "non-2xx" : String(status)),
+  blocked_address: (c) => c.blockedAddress,
+  network_error: (c) => c.networkError,
+};
+
+/** WebhookAttempt.cause in words a customer's developer can act on, with the attempt's time. */
+export function describeFailure(f: LastFailedAttempt, language: TLanguage = "en"): string {
+  const text = CAUSES[f.cause]?.(messagesFor(language).subscriptionDisabled.causes, f.httpStatus) ?? f.cause;
   return `${text} (${formatUtc(f.at)})`;
+}
+
+/** "Label:" padded to the longest label, so the values line up in any language. */
+function aligned(rows: [string, string][]): string[] {
+  const width = Math.max(...rows.map(([label]) => label.length)) + 3;
+  return rows.map(([label, value]) => `${`${label}:`.padEnd(width)}${value}`);
 }
 
 /**
@@ -50,40 +61,40 @@ export function describeFailure(f: LastFailedAttempt): string {
  * call in it must survive copy and paste - HTML adds nothing to that.
  */
 export function subscriptionDisabledMessage(n: SubscriptionDisabledNotice): MailMessage {
+  const t = messagesFor(n.language).subscriptionDisabled;
   const putUrl = `${n.apiBaseUrl.replace(/\/$/, "")}${SUBSCRIPTIONS_API_PATH}/${n.subscriptionId}`;
   const lines = [
-    `A webhook subscription of ${n.customerName} has been disabled. No events are delivered to it until it is re-enabled.`,
+    t.intro(n.customerName),
     "",
-    `Endpoint:      ${n.endpoint}`,
-    `Subscription:  ${n.subscriptionId}`,
-    `Event types:   ${n.eventTypes.join(", ") || "(none)"}`,
-    `Disabled at:   ${formatUtc(n.disabledAt)}`,
+    ...aligned([
+      [t.endpoint, n.endpoint],
+      [t.subscription, n.subscriptionId],
+      [t.eventTypes, n.eventTypes.join(", ") || t.noEventTypes],
+      [t.disabledAt, formatUtc(n.disabledAt)],
+    ]),
     "",
-    "Why",
-    `An event could not be delivered to this endpoint: the first attempt and all ${RETRIES_BEFORE_DISABLE} retries failed`,
-    "(only a 2xx answer within 1 second counts as delivered). After the last retry the subscription was disabled",
-    "so that deliveries stop piling up against an endpoint that does not answer.",
-    ...(n.lastFailure ? [`Last failed attempt: ${describeFailure(n.lastFailure)}.`] : []),
+    t.whyHeading,
+    t.why(String(RETRIES_BEFORE_DISABLE)),
+    ...(n.lastFailure ? [t.lastFailure(describeFailure(n.lastFailure, n.language))] : []),
     "",
-    "How to re-enable it",
-    "1. Make sure the endpoint answers 2xx within 1 second (acknowledge first, process afterwards).",
-    "2. Re-enable the subscription with the Edit Subscription call, authenticated like your other API calls",
-    "   (X-Auth-Token). You can correct the endpoint URL in the same call.",
+    t.howHeading,
+    `1. ${t.stepAnswerFast}`,
+    `2. ${t.stepReEnable}`,
     "",
     `   PUT ${putUrl}`,
     "   Content-Type: application/json",
     "",
     '   {"isActive": true}',
     "",
-    "   Deliveries that were waiting while it was disabled start again once it is active.",
-    "   The web application offers the same under Configure, Webhooks.",
+    `   ${t.resumeNotice}`,
+    `   ${t.webApplicationNotice}`,
     "",
-    `You receive this email because you created this subscription or are an administrator of ${n.customerName}.`,
+    t.reason(n.customerName),
   ];
   return {
     to: n.recipients,
-    subject: `Webhook subscription disabled: ${n.endpoint}`,
+    subject: t.subject(n.endpoint),
     text: `${lines.join("\n")}\n`,
-    headers: { "X-Esign-Notification": "subscription-disabled", "X-Esign-Subscription-Id": n.subscriptionId },
+    headers: { "X-Esign-Notification": "subscription-disabled", "X-Esign-Subscription-Id": n.subscriptionId, "Content-Language": n.language },
   };
 }

@@ -1,7 +1,6 @@
 /**
- * Every text of the audit trail, one catalog per language. A language without a catalog of its own
- * falls back to English (see `messagesFor`); adding one is a new file beside `en.ts` and one line in
- * `catalog.ts`, and the compiler lists any text it forgets.
+ * Every text of the audit trail, one object per language of the spec (see `catalog.ts`); the
+ * compiler lists any text a language forgets, and message-catalogs.test.ts checks the same at run time.
  */
 export interface AuditTrailMessages {
   title: string;
@@ -26,6 +25,12 @@ export interface AuditTrailMessages {
   methods: { text: string; draw: string; image: string; secure: (method: string) => string };
   identityProvider: string;
   identitySubject: string;
+  /** Before an insecure signature: the method the signer validated their identity with. */
+  identityMethod: string;
+  identityVerifiedAt: string;
+  nationalId: string;
+  /** Only the fact is printed, never the number. */
+  nationalIdMatched: string;
   sentAt: string;
   openedAt: string;
   signedAt: string;

@@ -8,6 +8,7 @@ import {
   ZTrackingPixelParams,
 } from "../request-schemas";
 import { ZRedirectAnswer, ZSignerActionAnswer, ZSigningView } from "../response-schemas";
+import { SIGNING_ASSETS_PATH, ZPdfjsFileParams, ZPdfjsFolderParams, ZSigningAssetParams } from "../../signing/signing-assets";
 import { errors, json, PUBLIC, TAGS, type ResponseDoc, type RouteDoc } from "../route-doc";
 
 const NEGOTIATION =
@@ -93,22 +94,55 @@ export function signingRoutes(): RouteDoc[] {
       responses: {
         200: { description: "Where to send the browser", content: json(ZRedirectAnswer) },
         ...redirect,
-        ...refusals({ 400: "Method not allowed for this signer", 503: "No identity provider configured" }),
+        ...refusals({ 400: "Method not allowed for this signer", 503: "No identity provider configured, none for this method, or the provider cannot be reached" }),
       },
     },
     {
       ...base,
       method: "get",
-      path: "/sign/{token}/secure/callback",
+      path: "/sign/secure/callback",
       operationId: "secureLoginCallback",
       summary: "Where the identity provider sends the browser back",
-      description: "Signs (like POST /sign) or, for purpose identify, grants the identity cookie. Only works in the browser that started the login.",
-      request: { params: ZSigningParams, query: ZSecureCallbackQuery },
+      description:
+        "One address for every signing link (register it at the OpenID provider as the redirect URI); the sealed `state` names the signer. " +
+        "Signs (like POST /sign) or, for purpose identify, grants the identity cookie. Only works in the browser that started the login.",
+      request: { query: ZSecureCallbackQuery },
       responses: {
         200: { description: "Signed or identified (JSON clients)", content: json(ZSignerActionAnswer) },
         303: { description: "Browsers: back to the signing page or to successUrl" },
-        ...refusals({ 400: "Invalid or foreign login state, cancelled or failed login", 403: "accessControl: the identity does not match", 503: "No identity provider configured" }),
+        ...refusals({
+          400: "Invalid or foreign login state; cancelled login; an answer that does not verify (state, nonce, issuer, acr, an expired or used code)",
+          403: "accessControl: the identity does not match",
+          503: "No identity provider configured, or the provider cannot be reached",
+        }),
       },
+    },
+    {
+      ...base,
+      method: "get",
+      path: `${SIGNING_ASSETS_PATH}/{file}`,
+      operationId: "signingPageScript",
+      summary: "The signing page's script (PDF viewer, signature pad)",
+      request: { params: ZSigningAssetParams },
+      responses: { 200: { description: "JavaScript module", content: { "text/javascript": ZBinaryFile } }, ...errors({ 404: "Not the page's script" }) },
+    },
+    {
+      ...base,
+      method: "get",
+      path: `${SIGNING_ASSETS_PATH}/pdfjs/{file}`,
+      operationId: "pdfjsModule",
+      summary: "PDF.js (pdfjs-dist) and its worker, served by this gateway (no CDN)",
+      request: { params: ZPdfjsFileParams },
+      responses: { 200: { description: "JavaScript module", content: { "text/javascript": ZBinaryFile } }, ...errors({ 404: "Not one of the two files" }) },
+    },
+    {
+      ...base,
+      method: "get",
+      path: `${SIGNING_ASSETS_PATH}/pdfjs/{folder}/{file}`,
+      operationId: "pdfjsData",
+      summary: "Fonts, character maps, colour profiles and image decoders PDF.js fetches while rendering",
+      request: { params: ZPdfjsFolderParams },
+      responses: { 200: { description: "The file", content: { "application/octet-stream": ZBinaryFile } }, ...errors({ 404: "No such file" }) },
     },
     {
       ...base,
