@@ -31,6 +31,7 @@ beforeAll(async () => {
     NODE_ENV: "production",
     JWT_SECRET: "oidc-test-jwt-secret-of-at-least-32-characters",
     ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    METRICS_TOKEN: "oidc-test-metrics-token",
     IDENTITY_PROVIDER: "oidc",
     OIDC_ISSUER: provider.issuer,
     OIDC_CLIENT_ID: provider.clientId,

@@ -51,7 +51,7 @@ describe("identity-provider settings", () => {
   });
 
   it("wants an https issuer in production", () => {
-    const production = { ...oidc, NODE_ENV: "production", JWT_SECRET: "x".repeat(32), ENCRYPTION_KEY: "a".repeat(64) };
+    const production = { ...oidc, NODE_ENV: "production", JWT_SECRET: "x".repeat(32), ENCRYPTION_KEY: "a".repeat(64), METRICS_TOKEN: "m".repeat(16) };
     expect(problemsOf(production)).toEqual([]);
     expect(problemsOf({ ...production, OIDC_ISSUER: "http://broker.example.com" })).toEqual(["OIDC_ISSUER: must be https in production"]);
   });
