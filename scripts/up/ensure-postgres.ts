@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { withDatabase } from "@esign/db";
+import { ping, run, withDatabase } from "@esign/db";
 import { canConnect, isLocalHost, portOf } from "./network";
 import { ok, step } from "./output";
 import { ClusterToolError, findServerBinaries, initCluster, startCluster } from "./postgres-cluster";
@@ -34,7 +34,7 @@ function parseTarget(databaseUrl: string): PgTarget {
 /** `SELECT 1` with a deadline: a server that accepts TCP but never finishes the handshake must not hang up. */
 function selectOne(target: PgTarget): Promise<ProbeResult> {
   const deadline = new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no answer within 5s")), PROBE_TIMEOUT_MS).unref());
-  return probeSafely(() => Promise.race([withDatabase(target.serverUrl, (c) => c.query("SELECT 1")), deadline]));
+  return probeSafely(() => Promise.race([withDatabase(target.serverUrl, (c) => run(c, ping, {})), deadline]));
 }
 
 function installHint(target: PgTarget): string {

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { sha256Hex, type Db } from "@esign/db";
+import { runOne, sha256Hex, type Db } from "@esign/db";
 import type { AuthenticatedClient } from "./authenticate-client";
+import { lockRefreshTokenSql } from "./refresh-tokens.sql";
 
 export interface IssuedRefreshToken {
   token: string;
@@ -28,9 +29,7 @@ export async function issueRefreshToken(db: Db, clientId: string, ttlSeconds: nu
  */
 export async function redeemRefreshToken(db: Db, clientId: string, token: string): Promise<RefreshOutcome> {
   return db.$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<{ id: string; familyId: string; expiresAt: Date; usedAt: Date | null; revokedAt: Date | null; apiClientId: number }[]>`
-      SELECT id, "familyId", "expiresAt", "usedAt", "revokedAt", "apiClientId" FROM "RefreshToken" WHERE "tokenHash" = ${sha256Hex(token)} FOR UPDATE`;
-    const row = rows[0];
+    const row = await runOne(tx, lockRefreshTokenSql, { tokenHash: sha256Hex(token) });
     if (!row) return { ok: false, reason: "unknown" } as const;
     const client = await tx.apiClient.findUniqueOrThrow({ where: { id: row.apiClientId } });
     if (client.clientId !== clientId) return { ok: false, reason: "wrong_client" } as const;

@@ -77,3 +77,11 @@ export function eventInsert(events: readonly OutboxEvent[], onlyIfAnyIn?: string
 export function notifyOutboxIfAny(cte: string): RawBuilder<unknown> {
   return sql`(SELECT pg_notify(${OUTBOX_CHANNEL}::text, '')::text WHERE ${anyRowIn(cte)})`;
 }
+
+/**
+ * LISTENs on the outbox channel on a connection of its own (a session: the notifications arrive on
+ * that connection only, so it must not be a pooled one that a transaction pooler hands around).
+ */
+export async function listenToOutbox(client: { query(text: string): Promise<unknown> }): Promise<void> {
+  await client.query(`LISTEN "${OUTBOX_CHANNEL}"`);
+}

@@ -1,3 +1,4 @@
+import type { CompiledQuery } from "kysely";
 import type { Pool, PoolClient, QueryResult, QueryResultRow } from "pg";
 
 export interface SqlTransactionOptions {
@@ -11,7 +12,7 @@ export interface SqlTransactionOptions {
    * gets its rows. Saves a round trip where the transaction opens with a fixed query (the outbox
    * relay's claim, which runs hundreds of times a second under load).
    */
-  opening?: string;
+  opening?: CompiledQuery;
 }
 
 /**
@@ -39,7 +40,11 @@ export async function withSqlTransaction<T, R extends QueryResultRow = QueryResu
     // One round trip for all of them (simple query protocol); the setting ends with the transaction.
     const statements = ["BEGIN"];
     if (idle !== undefined) statements.push(`SET LOCAL idle_in_transaction_session_timeout = ${Math.max(1, Math.trunc(idle))}`);
-    if (options.opening !== undefined) statements.push(options.opening);
+    if (options.opening !== undefined) {
+      // The simple query protocol has no parameters: a value would have to be pasted in.
+      if (options.opening.parameters.length > 0) throw new Error("a transaction's opening statement takes no parameters");
+      statements.push(options.opening.sql);
+    }
     // Several statements in one string answer with one result each.
     const answered: QueryResult<R> | QueryResult<R>[] = await client.query<R>(statements.join("; "));
     const results = Array.isArray(answered) ? answered : [answered];

@@ -42,3 +42,4 @@ export {
   ensureDisabledNotification,
 } from "./delivery-jobs";
 export type { EnsureJobResult } from "./delivery-jobs";
+export { subscriptionMatchesEvent } from "./subscription-matches-event";

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { createPrisma } from "@esign/db";
+import { createPrisma, ping, run } from "@esign/db";
 import { Producer, assertNoEviction, createRedis, startWorker, sweepOnReconnect } from "@esign/queue";
 import { queueMetrics, recoveryMetrics, runService, startWorkerHealth } from "@esign/runtime";
 import { LocalFileStorage } from "@esign/storage";
@@ -70,7 +70,7 @@ runService("casefile-worker", async ({ config, logger }) => {
   });
 
   const health = await startWorkerHealth(config, DEFAULT_HEALTH_PORT, {
-    postgres: () => db.$queryRaw`SELECT 1`,
+    postgres: () => run(db, ping, {}),
     redis: () => connection.ping(),
   }, (check, err) => logger.warn("readiness check failed", { check, error: err.message }));
   return {

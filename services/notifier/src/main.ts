@@ -1,4 +1,4 @@
-import { createPrisma } from "@esign/db";
+import { createPrisma, ping, run } from "@esign/db";
 import { createMailer } from "@esign/mailer";
 import { Producer, assertNoEviction, createRedis, startWorker } from "@esign/queue";
 import { queueMetrics, runService, startWorkerHealth } from "@esign/runtime";
@@ -48,7 +48,7 @@ runService("notifier", async ({ config, logger }) => {
   );
 
   const health = await startWorkerHealth(config, DEFAULT_HEALTH_PORT, {
-    postgres: () => db.$queryRaw`SELECT 1`,
+    postgres: () => run(db, ping, {}),
     redis: () => connection.ping(),
   }, (check, err) => logger.warn("readiness check failed", { check, error: err.message }));
   return {

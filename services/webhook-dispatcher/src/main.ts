@@ -1,4 +1,4 @@
-import { createPrisma } from "@esign/db";
+import { createPrisma, ping, run } from "@esign/db";
 import { Producer, assertNoEviction, createRedis, startWorker, sweepOnReconnect } from "@esign/queue";
 import { queueMetrics, recoveryMetrics, runService, startWorkerHealth } from "@esign/runtime";
 import type { DispatcherContext } from "./context";
@@ -66,7 +66,7 @@ runService("webhook-dispatcher", async ({ config, logger }) => {
 
   observeWebhookBacklog(db, logger);
   const health = await startWorkerHealth(config, DEFAULT_HEALTH_PORT, {
-    postgres: () => db.$queryRaw`SELECT 1`,
+    postgres: () => run(db, ping, {}),
     redis: () => connection.ping(),
   }, (check, err) => logger.warn("readiness check failed", { check, error: err.message }));
   logger.info("dispatcher ready", {

@@ -90,3 +90,16 @@ export function valueFrom<T>(cte: string, column: string): RawBuilder<T | null> 
 export function jsonArrayFrom<O>(subquery: Expression<O>): RawBuilder<O[]> {
   return sql<O[]>`(SELECT coalesce(json_agg(agg), '[]') FROM ${subquery} AS agg)`;
 }
+
+/** `column #>> path`: the text at a path inside a JSON column (the path one text[] parameter). */
+export function jsonText(column: Expression<unknown>, ...path: string[]): RawBuilder<string | null> {
+  return sql<string | null>`(${column} #>> ${typedArray(path, "text")})`;
+}
+
+/**
+ * A timestamp as ISO 8601 in UTC at full microsecond precision (a JS Date keeps milliseconds):
+ * for keyset cursors that must name a row's position exactly.
+ */
+export function isoMicroseconds(column: Expression<Date>): RawBuilder<string> {
+  return sql<string>`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+}

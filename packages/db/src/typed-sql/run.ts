@@ -1,10 +1,10 @@
 import type { CompiledQuery } from "kysely";
-import type { Pool, PoolClient } from "pg";
+import type { Client, Pool, PoolClient } from "pg";
 import type { Tx } from "../create-prisma";
 import type { Statement } from "./statement";
 
-/** Where a statement runs: a pg client or pool (hot paths), or a Prisma transaction or client. */
-export type SqlRunner = Pool | PoolClient | Pick<Tx, "$queryRawUnsafe">;
+/** Where a statement runs: a pg pool or connection (hot paths, the relay's LISTEN session), or a Prisma transaction or client. */
+export type SqlRunner = Pool | PoolClient | Client | Pick<Tx, "$queryRawUnsafe">;
 
 const isPrisma = (on: SqlRunner): on is Pick<Tx, "$queryRawUnsafe"> => "$queryRawUnsafe" in on;
 

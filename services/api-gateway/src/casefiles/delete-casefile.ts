@@ -1,4 +1,4 @@
-import type { Db } from "@esign/db";
+import { lockCaseFileRow, runOne, type Db } from "@esign/db";
 import { CASEFILE_STATUS } from "@esign/schema";
 
 /**
@@ -13,9 +13,7 @@ import { CASEFILE_STATUS } from "@esign/schema";
  */
 export async function deleteCaseFile(db: Db, customerId: number, id: number): Promise<boolean> {
   return db.$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<{ status: number }[]>`
-      SELECT status FROM "CaseFile" WHERE id = ${id} AND "customerId" = ${customerId} FOR UPDATE`;
-    const row = rows[0];
+    const row = await runOne(tx, lockCaseFileRow, { id, customerId });
     if (!row) return false;
     if (row.status !== CASEFILE_STATUS.deleted) {
       await tx.caseFile.update({ where: { id }, data: { status: CASEFILE_STATUS.deleted, deletedAt: new Date() } });

@@ -1,5 +1,5 @@
 import { Router } from "express";
-import { insertEvent } from "@esign/db";
+import { insertEvent, lockCaseFileRow, lockSignerRow, run, runOne } from "@esign/db";
 import { AppError } from "@esign/errors";
 import { CASEFILE_STATUS, SIGNER_STATUS, signableDocumentsFor, signerEvent } from "@esign/schema";
 import type { GatewayContext } from "../context";
@@ -30,11 +30,9 @@ export function signerDeleteRouter(ctx: GatewayContext): Router {
     if (!caseFileId.success || !signerId.success) throw notFound();
 
     const status = await ctx.db.$transaction(async (tx) => {
-      const locked = await tx.$queryRaw<{ status: number }[]>`
-        SELECT status FROM "CaseFile" WHERE id = ${caseFileId.data} AND "customerId" = ${customerId} FOR UPDATE`;
-      const cf = locked[0];
+      const cf = await runOne(tx, lockCaseFileRow, { id: caseFileId.data, customerId });
       if (!cf) throw notFound();
-      await tx.$queryRaw`SELECT id FROM "Signer" WHERE id = ${signerId.data} AND "caseFileId" = ${caseFileId.data} FOR UPDATE`;
+      await run(tx, lockSignerRow, { id: signerId.data, caseFileId: caseFileId.data });
       const signers = await tx.signer.findMany({ where: { caseFileId: caseFileId.data }, select: { id: true, status: true, role: true } });
       const signer = signers.find((s) => s.id === signerId.data);
       if (!signer) throw notFound();

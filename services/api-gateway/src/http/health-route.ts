@@ -1,5 +1,6 @@
 import { Router } from "express";
 import { runChecks } from "@esign/runtime";
+import { ping, run } from "@esign/db";
 import type { GatewayContext } from "../context";
 
 export function healthRouter(ctx: GatewayContext): Router {
@@ -8,7 +9,7 @@ export function healthRouter(ctx: GatewayContext): Router {
     res.json({ status: "ok" });
   });
   router.get("/readyz", async (_req, res) => {
-    const r = await runChecks({ postgres: () => ctx.db.$queryRaw`SELECT 1`, redis: () => ctx.redis.ping() }, (check, err) =>
+    const r = await runChecks({ postgres: () => run(ctx.db, ping, {}), redis: () => ctx.redis.ping() }, (check, err) =>
       ctx.logger.warn("readiness check failed", { check, error: err.message }),
     );
     res.status(r.ok ? 200 : 503).json({ status: r.ok ? "ready" : "not_ready", checks: r.checks });

@@ -1,7 +1,8 @@
-import { insertEvent, type CaseFile, type Db, type Signer, type Tx } from "@esign/db";
+import { insertEvent, lockCaseFileRow, lockSignerRow, run, runOne, type CaseFile, type Db, type Signer, type Tx } from "@esign/db";
 import { CASEFILE_STATUS, SIGNER_STATUS, caseFileEvent, signerEvent, type SignerEventType } from "@esign/schema";
 import type { RequestEvidence } from "./request-evidence";
 import { blockerFor } from "./signer-state";
+import { markRequestOpenedSql, recentRequestOpenedSql } from "./signer-actions.sql";
 
 /**
  * The signer's own actions, each one transaction: the case file row and then the signer row are
@@ -16,8 +17,8 @@ export interface SignerRef {
 }
 
 async function lockFresh(tx: Tx, ref: SignerRef, now: Date): Promise<{ signer: Signer; caseFile: CaseFile }> {
-  await tx.$queryRaw`SELECT id FROM "CaseFile" WHERE id = ${ref.caseFileId} FOR UPDATE`;
-  await tx.$queryRaw`SELECT id FROM "Signer" WHERE id = ${ref.signerId} FOR UPDATE`;
+  await run(tx, lockCaseFileRow, { id: ref.caseFileId, customerId: undefined });
+  await run(tx, lockSignerRow, { id: ref.signerId, caseFileId: undefined });
   const signer = await tx.signer.findUniqueOrThrow({ where: { id: ref.signerId } });
   const caseFile = await tx.caseFile.findUniqueOrThrow({ where: { id: ref.caseFileId } });
   const blocker = blockerFor(signer, caseFile, now);
@@ -132,20 +133,13 @@ export const REQUEST_OPENED_MIN_INTERVAL_SECONDS = 60;
 
 export async function recordRequestOpened(db: Db, signerId: number): Promise<boolean> {
   return db.$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<{ caseFileId: number; status: number }[]>`
-      SELECT "caseFileId", status FROM "Signer" WHERE id = ${signerId} FOR UPDATE`;
-    const row = rows[0];
+    const row = await runOne(tx, lockSignerRow, { id: signerId, caseFileId: undefined });
     if (!row || row.status === SIGNER_STATUS.deleted) return false;
     const caseFile = await tx.caseFile.findUniqueOrThrow({ where: { id: row.caseFileId }, select: { id: true, status: true, customerId: true } });
-    const recent = await tx.$queryRaw<unknown[]>`
-      SELECT 1 FROM "Event"
-      WHERE "customerId" = ${caseFile.customerId} AND "eventType" = 'sign.signer.requestOpened'
-        AND "occurredAt" > now() - make_interval(secs => ${REQUEST_OPENED_MIN_INTERVAL_SECONDS})
-        AND payload->>'id' = ${String(signerId)}
-      LIMIT 1`;
+    const recent = await run(tx, recentRequestOpenedSql, { customerId: caseFile.customerId, signerId, withinSeconds: REQUEST_OPENED_MIN_INTERVAL_SECONDS });
     if (recent.length > 0) return false;
     // The first opening stays: it is when the signer's status became "request opened" (Penneo's 1).
-    await tx.$executeRaw`UPDATE "Signer" SET "requestOpenedAt" = now() WHERE id = ${signerId} AND "requestOpenedAt" IS NULL`;
+    await run(tx, markRequestOpenedSql, { signerId });
     await emitSignerEvent(tx, caseFile, signerId, "sign.signer.requestOpened", caseFile.status);
     return true;
   });

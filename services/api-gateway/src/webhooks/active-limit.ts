@@ -1,4 +1,4 @@
-import type { Tx } from "@esign/db";
+import { advisoryXactLock, run, type Tx } from "@esign/db";
 import { AppError } from "@esign/errors";
 
 /** Spec, Limits: active webhook subscriptions per customer. */
@@ -13,7 +13,7 @@ const LOCK_NAMESPACE = 7_301;
  * parallel requests could both count 4 and both insert. Released when the transaction ends.
  */
 export async function lockCustomerSubscriptions(tx: Tx, customerId: number): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_NAMESPACE}::int4, ${customerId}::int4)`;
+  await run(tx, advisoryXactLock, { namespace: LOCK_NAMESPACE, key: customerId });
 }
 
 /** Call inside the transaction that holds lockCustomerSubscriptions, right before activating one. */

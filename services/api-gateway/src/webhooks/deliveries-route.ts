@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from "express";
 import { z } from "zod";
-import { Prisma, type Db } from "@esign/db";
+import { run, type Db } from "@esign/db";
 import { AppError } from "@esign/errors";
 import { requestRedelivery } from "@esign/webhooks";
 import type { GatewayContext } from "../context";
@@ -9,8 +9,9 @@ import { decodeCursor, encodeCursor, type AttemptPosition } from "./delivery-cur
 import { ownedSubscription, requireActive } from "./owned-subscription";
 import { SUBSCRIPTIONS_PATH, ZDeliveriesQuery, ZResourceId } from "./subscription-schemas";
 import { parseOr400 } from "./parse-request";
+import { attemptPageSql } from "./deliveries.sql";
 
-// Raw SQL only to read createdAt at full microsecond precision for the cursor; rows are re-checked here.
+// Read through typed SQL for createdAt at full microsecond precision (the cursor); rows are re-checked here.
 const ZAttemptRow = z.object({
   id: z.string(),
   eventId: z.string(),
@@ -27,18 +28,7 @@ type AttemptRow = z.infer<typeof ZAttemptRow>;
 
 /** Newest first; ties on createdAt go by id ascending, the order of the (subscriptionId, createdAt DESC, id) index. */
 async function attemptPage(db: Db, subscriptionId: string, limit: number, after: AttemptPosition | undefined): Promise<AttemptRow[]> {
-  const keyset = after
-    ? Prisma.sql`AND "createdAt" <= ${after.createdAt}::timestamptz
-                 AND ("createdAt" < ${after.createdAt}::timestamptz OR id > ${after.id}::uuid)`
-    : Prisma.empty;
-  const rows = await db.$queryRaw<unknown[]>`
-    SELECT id::text AS id, "eventId"::text AS "eventId", "attemptNumber", outcome, "httpStatus", cause, "durationMs",
-           "nextAttemptAt", "createdAt",
-           to_char("createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position
-    FROM "WebhookAttempt"
-    WHERE "subscriptionId" = ${subscriptionId}::uuid ${keyset}
-    ORDER BY "createdAt" DESC, id ASC
-    LIMIT ${limit}`;
+  const rows = await run(db, attemptPageSql, { subscriptionId, limit, after });
   return z.array(ZAttemptRow).parse(rows);
 }
 

@@ -1,5 +1,6 @@
-import type { Db, Document, Signer } from "@esign/db";
+import { run, type Db, type Document, type Signer } from "@esign/db";
 import type { AuditTrailContent, AuditTrailSigner } from "@esign/seal";
+import { firstOpeningsSql } from "./casefile-queries.sql";
 import { SIGNER_STATUS, ZLanguage, ZSecureSigningMethod, maySignDocument } from "@esign/schema";
 
 export interface CaseFileForAudit {
@@ -17,11 +18,7 @@ export interface CaseFileForAudit {
  * whose events are gone.
  */
 export async function firstOpenings(db: Db, caseFile: Pick<CaseFileForAudit, "id" | "customerId">): Promise<Map<number, Date>> {
-  const rows = await db.$queryRaw<{ signerId: string; first: Date }[]>`
-    SELECT payload->>'id' AS "signerId", min("occurredAt") AS first FROM "Event"
-    WHERE "customerId" = ${caseFile.customerId} AND "eventType" = 'sign.signer.opened'
-      AND payload->'caseFile'->>'id' = ${String(caseFile.id)}
-    GROUP BY 1`;
+  const rows = await run(db, firstOpeningsSql, { customerId: caseFile.customerId, caseFileId: caseFile.id });
   return new Map(rows.map((r) => [Number(r.signerId), r.first]));
 }
 

@@ -1,4 +1,4 @@
-import type { CaseFile, Tx } from "@esign/db";
+import { lockCaseFileRow, runOne, type CaseFile, type Tx } from "@esign/db";
 
 /**
  * Locks a case file row for the rest of the transaction and reads it afterwards. Every state change of
@@ -7,6 +7,5 @@ import type { CaseFile, Tx } from "@esign/db";
  */
 export async function lockCaseFile(tx: Tx, caseFileId: number): Promise<CaseFile | null> {
   // Lock and read in one statement: the row as locked is the row read (and one query, not two).
-  const locked = await tx.$queryRaw<CaseFile[]>`SELECT * FROM "CaseFile" WHERE id = ${caseFileId} FOR UPDATE`;
-  return locked[0] ?? null;
+  return (await runOne(tx, lockCaseFileRow, { id: caseFileId, customerId: undefined })) ?? null;
 }

@@ -1,5 +1,7 @@
 import { CASEFILE_STATUS, SIGNER_STATUS, type JobData, type JobNames } from "@esign/schema";
+import { run } from "@esign/db";
 import type { WorkerContext } from "../context";
+import { stuckPendingCaseFilesSql } from "./casefile-queries.sql";
 import { enqueueAt, jobIds } from "./casefile-jobs";
 
 const BATCH = 500;
@@ -75,27 +77,7 @@ export async function sweepLifecycle(ctx: WorkerContext, graceMs: number, now: D
   // Pending case files that advance would change: everyone has signed, or a signer of the current
   // round could be active and is not (its activation, or the previous round's advance, went missing).
   // A signature or deletion within the grace period still has its own advance on the way.
-  const stuck = await ctx.db.$queryRaw<{ id: number }[]>`
-    SELECT cf.id FROM "CaseFile" cf
-    WHERE cf.status = ${CASEFILE_STATUS.pending} AND cf."sentAt" <= ${cutoff}
-      AND NOT EXISTS (
-        SELECT 1 FROM "Signer" r WHERE r."caseFileId" = cf.id AND (r."signedAt" > ${cutoff} OR r."deletedAt" > ${cutoff}))
-      AND (
-        (
-          NOT EXISTS (SELECT 1 FROM "Signer" s WHERE s."caseFileId" = cf.id AND s.status NOT IN (${SIGNER_STATUS.deleted}, ${SIGNER_STATUS.signed}))
-          AND EXISTS (SELECT 1 FROM "Signer" s WHERE s."caseFileId" = cf.id AND s.status = ${SIGNER_STATUS.signed})
-        )
-        OR EXISTS (
-          SELECT 1 FROM "Signer" s
-          WHERE s."caseFileId" = cf.id AND s.status = ${SIGNER_STATUS.new} AND s."expiredAt" IS NULL
-            AND (s."expireAt" IS NULL OR s."expireAt" > ${now})
-            AND (s."activeAt" IS NULL OR s."activeAt" <= ${cutoff})
-            AND s."signOrder" = (
-              SELECT min(u."signOrder") FROM "Signer" u
-              WHERE u."caseFileId" = cf.id AND u.status NOT IN (${SIGNER_STATUS.deleted}, ${SIGNER_STATUS.signed}))
-        )
-      )
-    LIMIT ${BATCH}`;
+  const stuck = await run(ctx.db, stuckPendingCaseFilesSql, { cutoff, now, limit: BATCH });
   for (const cf of stuck) {
     if (await ensureJob(ctx, "advance", { caseFileId: cf.id }, jobIds.advanceSweep(cf.id))) requeued.push(`advance ${cf.id}`);
   }

@@ -1,4 +1,4 @@
-import type { Tx } from "@esign/db";
+import { advisoryXactLock, run, type Tx } from "@esign/db";
 import { EMAIL_DEFAULT_LANGUAGE, resolveLanguage } from "@esign/i18n";
 import { MailDeliveryError } from "@esign/mailer";
 import type { NotifierContext } from "../context";
@@ -35,7 +35,7 @@ const TX_OPTIONS = { maxWait: 10_000, timeout: 120_000 };
  */
 export async function notifySubscriptionDisabled(ctx: NotifierContext, subscriptionId: string): Promise<NotifyOutcome> {
   return ctx.db.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_NAMESPACE}::int4, hashtext(${subscriptionId}::text))`;
+    await run(tx, advisoryXactLock, { namespace: LOCK_NAMESPACE, key: subscriptionId });
 
     const sub = await tx.webhookSubscription.findUnique({
       where: { id: subscriptionId },

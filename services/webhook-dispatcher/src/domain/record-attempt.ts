@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { sqlPool, type Db } from "@esign/db";
+import { run, sqlPool, type Db } from "@esign/db";
 import { counter } from "@esign/runtime";
 import { DELIVERY_STATE, retryDelayMs } from "@esign/webhooks";
 import { Coalescer } from "./coalesce";
 import type { SendResult } from "./send-webhook";
+import { lockDeliverySql, recordAttemptsSql, suspendPendingDeliveriesSql } from "./record-attempt.sql";
 
 export interface AttemptToRecord {
   deliveryId: string;
@@ -136,44 +137,28 @@ async function writeAttemptsInOneStatement(db: Db, inputs: readonly AttemptToRec
     .filter((p): p is PlannedRow => p !== undefined);
   const outcomes: (RecordedAttempt | undefined)[] = inputs.map(() => undefined);
   if (planned.length === 0) return outcomes;
-  const column = <T>(pick: (input: AttemptToRecord, row: PlannedRow) => T): T[] => planned.map((row) => pick(inputs[row.index]!, row));
-  const { rows } = await sqlPool(db).query<{ deliveryId: string }>(
-    `WITH input AS (
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[], $5::int[], $6::timestamptz[], $7::timestamptz[],
-                            $8::uuid[], $9::uuid[], $10::uuid[], $11::text[], $12::int[], $13::text[], $14::int[])
-         AS t(delivery_id, state, attempt, ladder_step, expected_ladder_step, recorded_at, next_attempt_at,
-              attempt_id, event_id, subscription_id, outcome, http_status, cause, duration_ms)),
-     moved AS (
-       UPDATE "WebhookDelivery" d
-          SET state = i.state, attempts = i.attempt, "ladderStep" = i.ladder_step, "lastAttemptAt" = i.recorded_at,
-              "nextAttemptAt" = i.next_attempt_at, "updatedAt" = i.recorded_at
-         FROM input i
-        WHERE d.id = i.delivery_id AND d.state = $15 AND d.attempts = i.attempt - 1 AND d."ladderStep" = i.expected_ladder_step
-        RETURNING d.id)
-     INSERT INTO "WebhookAttempt"
-       (id, "deliveryId", "eventId", "subscriptionId", "attemptNumber", outcome, "httpStatus", cause, "durationMs", "nextAttemptAt", "createdAt")
-     SELECT i.attempt_id, i.delivery_id, i.event_id, i.subscription_id, i.attempt, i.outcome, i.http_status, i.cause, i.duration_ms,
-            i.next_attempt_at, i.recorded_at
-       FROM input i JOIN moved ON moved.id = i.delivery_id
-     RETURNING "deliveryId"`,
-    [
-      column((i) => i.deliveryId),
-      column((_, r) => r.state),
-      column((i) => i.attempt),
-      column((_, r) => r.ladderStep),
-      column((i) => i.expected!.ladderStep),
-      column((i) => i.now),
-      column((_, r) => r.nextAttemptAt),
-      column(() => randomUUID()),
-      column((i) => i.eventId),
-      column((i) => i.subscriptionId),
-      column((i) => i.result.outcome),
-      column((i) => i.result.httpStatus),
-      column((i) => i.result.cause),
-      column((i) => i.result.durationMs),
-      DELIVERY_STATE.pending,
-    ],
-  );
+  const rows = await run(sqlPool(db), recordAttemptsSql, {
+    pendingState: DELIVERY_STATE.pending,
+    rows: planned.map((row) => {
+      const input = inputs[row.index]!;
+      return {
+        deliveryId: input.deliveryId,
+        state: row.state,
+        attempt: input.attempt,
+        ladderStep: row.ladderStep,
+        expectedLadderStep: input.expected!.ladderStep,
+        recordedAt: input.now,
+        nextAttemptAt: row.nextAttemptAt,
+        attemptId: randomUUID(),
+        eventId: input.eventId,
+        subscriptionId: input.subscriptionId,
+        outcome: input.result.outcome,
+        httpStatus: input.result.httpStatus,
+        cause: input.result.cause,
+        durationMs: input.result.durationMs,
+      };
+    }),
+  });
   const written = new Set(rows.map((r) => r.deliveryId));
   for (const row of planned) if (written.has(inputs[row.index]!.deliveryId)) outcomes[row.index] = row.outcome;
   return outcomes;
@@ -182,8 +167,7 @@ async function writeAttemptsInOneStatement(db: Db, inputs: readonly AttemptToRec
 function writeAttemptLocked(db: Db, input: AttemptToRecord): Promise<RecordedAttempt> {
   const { deliveryId, eventId, subscriptionId, attempt, result, now } = input;
   return db.$transaction(async (tx) => {
-    const locked = await tx.$queryRaw<LockedDelivery[]>`
-      SELECT state, attempts, "ladderStep" FROM "WebhookDelivery" WHERE id = ${deliveryId}::uuid FOR UPDATE`;
+    const locked: LockedDelivery[] = await run(tx, lockDeliverySql, { deliveryId });
     const row = locked[0];
     if (!row || row.attempts !== attempt - 1) return { kind: "duplicate" } as const;
 
@@ -234,15 +218,7 @@ function writeAttemptLocked(db: Db, input: AttemptToRecord): Promise<RecordedAtt
         where: { id: subscriptionId, isActive: true },
         data: { isActive: false, disabledAt: now },
       });
-      // SKIP LOCKED: a delivery locked right now is being recorded by another attempt; it finds the
-      // subscription disabled on its next run. Waiting for it instead could deadlock with that
-      // attempt if it is exhausting too.
-      const suspended = await tx.$executeRaw`
-        UPDATE "WebhookDelivery" SET state = ${DELIVERY_STATE.suspended}, "updatedAt" = ${now}
-        WHERE id IN (
-          SELECT id FROM "WebhookDelivery"
-          WHERE "subscriptionId" = ${subscriptionId}::uuid AND state = ${DELIVERY_STATE.pending}
-          FOR UPDATE SKIP LOCKED)`;
+      const suspended = (await run(tx, suspendPendingDeliveriesSql, { subscriptionId, suspended: DELIVERY_STATE.suspended, pending: DELIVERY_STATE.pending, now })).length;
       outcome = { kind: "exhausted", disabledAt: disabled.count > 0 ? now : null, suspended };
     }
     return outcome;

@@ -1,8 +1,8 @@
-import { sqlPool, withSqlTransaction, type Db } from "@esign/db";
+import { runOne, sqlPool, withSqlTransaction, type Db } from "@esign/db";
 import type { Producer } from "@esign/queue";
 import { internalJobsFor, type InternalJob, type QueueName } from "@esign/schema";
 import { dispatchJobId } from "@esign/webhooks";
-import { SUBSCRIPTION_MATCHES_EVENT } from "../domain/attempt-rows";
+import { claimOutboxBatchSql, hasUnrelayedEventsSql } from "./drain-outbox.sql";
 
 export const RELAY_BATCH_SIZE = 100;
 /** A drain's transaction is cut (and its row locks released) after this long idle. */
@@ -28,8 +28,7 @@ function enqueueInternal(producer: Producer, job: InternalJob): Promise<string> 
 
 /** Whether any event awaits relaying (one index lookup, no transaction, no row lock). */
 export async function hasUnrelayedEvents(db: Db): Promise<boolean> {
-  const { rows } = await sqlPool(db).query<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM "Event" WHERE "relayedAt" IS NULL) AS found`);
-  return rows[0]?.found === true;
+  return (await runOne(sqlPool(db), hasUnrelayedEventsSql, {}))?.found === true;
 }
 
 /**
@@ -49,15 +48,7 @@ export async function drainOutboxBatch(db: Db, producer: Producer, batchSize = R
   // jobs are in Redis), the commit goes alone. Under load the relay drains every few events, and
   // each round trip waits its turn on a busy event loop: at 400 events/s most of an event's way to
   // the receiver was spent here (bench/README.md).
-  const claim = `
-    WITH claimed AS (
-      UPDATE "Event" SET "relayedAt" = clock_timestamp()
-       WHERE id IN (SELECT id FROM "Event" WHERE "relayedAt" IS NULL ORDER BY seq LIMIT ${Math.max(1, Math.trunc(batchSize))} FOR UPDATE SKIP LOCKED)
-      RETURNING id, seq, "customerId", "eventType", payload, "targetSubscriptionId")
-    SELECT e.id, e."eventType", e.payload,
-           EXISTS (SELECT 1 FROM "WebhookSubscription" s WHERE ${SUBSCRIPTION_MATCHES_EVENT}) AS "hasSubscribers"
-      FROM claimed e
-     ORDER BY e.seq`;
+  const claim = claimOutboxBatchSql.compile({ batchSize });
   return withSqlTransaction<number, ClaimedEvent>(sqlPool(db), async (_client, claimed) => {
     if (claimed.length === 0) return 0;
     // One dispatch job for the batch's events that some subscription wants: its fan-out is one

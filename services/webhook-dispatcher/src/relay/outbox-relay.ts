@@ -1,4 +1,4 @@
-import { OUTBOX_CHANNEL, withDatabase, type Db } from "@esign/db";
+import { listenToOutbox, ping, run, withDatabase, type Db } from "@esign/db";
 import { unavailableDependency, type Dependency } from "@esign/errors";
 import type { Logger } from "@esign/logger";
 import type { Producer, RecoveryMetrics } from "@esign/queue";
@@ -156,14 +156,13 @@ export class OutboxRelay {
             client.on("notification", () => this.trigger());
             client.on("error", (err: Error) => done(err));
             client.on("end", () => done(new Error("LISTEN connection closed")));
-            client
-              .query(`LISTEN "${OUTBOX_CHANNEL}"`)
+            listenToOutbox(client)
               .then(() => {
                 retryMs = LISTEN_RETRY_MIN_MS;
                 this.opts.logger.debug("listening for outbox notifications");
                 // Events committed while nobody listened sent their NOTIFY into the void.
                 this.trigger();
-                heartbeat = setInterval(() => client.query("SELECT 1").catch((err: unknown) => done(err)), LISTEN_HEARTBEAT_MS);
+                heartbeat = setInterval(() => run(client, ping, {}).catch((err: unknown) => done(err)), LISTEN_HEARTBEAT_MS);
               })
               .catch((err: unknown) => done(err));
             if (this.stopped) done();
