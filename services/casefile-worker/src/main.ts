@@ -1,5 +1,6 @@
 import path from "node:path";
 import { createPrisma, ping, run } from "@esign/db";
+import { startOutboxRelay } from "@esign/outbox-relay";
 import { Producer, assertNoEviction, createRedis, startWorker, sweepOnReconnect } from "@esign/queue";
 import { queueMetrics, recoveryMetrics, runService, startWorkerHealth } from "@esign/runtime";
 import { LocalFileStorage } from "@esign/storage";
@@ -58,16 +59,22 @@ runService("casefile-worker", async ({ config, logger }) => {
   // When Redis answers again, whatever PostgreSQL holds and Redis missed (creates stored while it was
   // away, lifecycle jobs lost with it) is enqueued at once instead of by the periodic sweep, which
   // waits for work to be 30 s overdue. The schedulers are upserted again for a Redis that lost its data.
+  const recovery = recoveryMetrics();
   const reconnectSweep = sweepOnReconnect({
     connection,
     name: "casefile_sweep",
     logger,
-    metrics: recoveryMetrics(),
+    metrics: recovery,
     sweep: async () => {
       await upsertSchedulers();
       return sweepPending(ctx, 0);
     },
   });
+
+  // The outbox relay runs here as well as in the webhook-dispatcher (README "Architecture"): the
+  // events that advance case files and send signing requests are relayed while webhook delivery is
+  // stopped. Replicas and the two services take disjoint batches (FOR UPDATE SKIP LOCKED).
+  const relay = startOutboxRelay(config, db, logger, recovery);
 
   const health = await startWorkerHealth(config, DEFAULT_HEALTH_PORT, {
     postgres: () => run(db, ping, {}),
@@ -76,6 +83,7 @@ runService("casefile-worker", async ({ config, logger }) => {
   return {
     async close() {
       await reconnectSweep.stop();
+      await relay.close();
       await worker.close();
       health.close();
       await producer.close();

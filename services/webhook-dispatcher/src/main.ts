@@ -1,11 +1,11 @@
 import { createPrisma, ping, run } from "@esign/db";
+import { startOutboxRelay } from "@esign/outbox-relay";
 import { Producer, assertNoEviction, createRedis, startWorker, sweepOnReconnect } from "@esign/queue";
 import { queueMetrics, recoveryMetrics, runService, startWorkerHealth } from "@esign/runtime";
 import type { DispatcherContext } from "./context";
 import { WebhookSender } from "./domain/send-webhook";
 import { deliverWebhookJob } from "./jobs/deliver-webhook.job";
 import { dispatchEventJob } from "./jobs/dispatch-event.job";
-import { OutboxRelay } from "./relay/outbox-relay";
 import { startSweepTimer } from "./sweep/sweep-timer";
 import { DEFAULT_SWEEP_OPTIONS, RECONNECT_SWEEP_OPTIONS, observeWebhookBacklog, sweepWebhooks } from "./sweep/sweep-webhooks";
 
@@ -19,9 +19,8 @@ runService("webhook-dispatcher", async ({ config, logger }) => {
   const connection = createRedis(config.REDIS_URL, "worker");
   await assertNoEviction(connection);
   // Two producers on purpose: job handlers wait through a Redis outage (their work is done and
-  // recorded, the enqueue should land once Redis is back), while the outbox relay must fail fast so
-  // that it never holds claimed rows in an open transaction while Redis is away (and the sweeper
-  // too: a sweep stuck on Redis would only delay shutdown; the next one retries anyway).
+  // recorded, the enqueue should land once Redis is back), while the sweeper fails fast: a sweep
+  // stuck on Redis would only delay shutdown; the next one retries anyway.
   const producer = new Producer(connection, config.QUEUE_PREFIX);
   const failFastConnection = createRedis(config.REDIS_URL, "producer");
   const failFastProducer = new Producer(failFastConnection, config.QUEUE_PREFIX);
@@ -42,17 +41,16 @@ runService("webhook-dispatcher", async ({ config, logger }) => {
   const webhooksWorker = startWorker("webhooks", { deliver: (data) => deliverWebhookJob(ctx, data) }, { ...workerOptions, concurrency: config.WEBHOOK_CONCURRENCY });
 
   const recovery = recoveryMetrics();
-  const relay = new OutboxRelay({ db, databaseUrl: config.DATABASE_URL, producer: failFastProducer, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, metrics: recovery });
-  relay.start();
+  // The outbox relay runs here and in the casefile-worker (README "Architecture"): webhooks keep
+  // flowing while the casefile-worker restarts, and signing keeps advancing while this one does.
+  const relay = startOutboxRelay(config, db, logger, recovery);
   const sweeper = startSweepTimer(() => sweepWebhooks(db, failFastProducer, logger, DEFAULT_SWEEP_OPTIONS), {
     intervalMs: SWEEP_INTERVAL_MS,
     firstDelayMs: FIRST_SWEEP_DELAY_MS,
     logger,
   });
-  // When Redis answers again: the events written while it was away are relayed at once (not at the
-  // next poll), and due retries and notifications it missed are enqueued without the periodic
-  // sweep's 30 s grace. Both run on the fail-fast connection, so its reconnect is what counts.
-  const relayOnReconnect = sweepOnReconnect({ connection: failFastConnection, name: "outbox", logger, metrics: recovery, sweep: () => relay.drainNow() });
+  // When Redis answers again: due retries and notifications it missed are enqueued without the
+  // periodic sweep's 30 s grace (the relay drains the outbox on its own reconnect).
   const sweepAfterReconnect = sweepOnReconnect({
     connection: failFastConnection,
     name: "webhook_sweep",
@@ -77,8 +75,8 @@ runService("webhook-dispatcher", async ({ config, logger }) => {
   return {
     async close() {
       // Stop taking work first; in-flight attempts finish (at most ~1.2 s) and are recorded.
-      await Promise.all([relayOnReconnect.stop(), sweepAfterReconnect.stop()]);
-      await Promise.all([relay.stop(), sweeper.stop()]);
+      await sweepAfterReconnect.stop();
+      await Promise.all([relay.close(), sweeper.stop()]);
       await Promise.all([eventsWorker.close(), webhooksWorker.close()]);
       sender.close();
       health.close();

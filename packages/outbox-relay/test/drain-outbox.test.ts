@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import { Producer } from "@esign/queue";
 import { dispatchJobId } from "@esign/webhooks";
-import { drainOutboxBatch } from "../src/relay/drain-outbox";
+import { drainOutboxBatch } from "../src/drain-outbox";
 import { createWorld, type World } from "../../../test/e2e/webhook-delivery.support";
 
 // No dispatcher runs on this world: every drain here is the test's own.

@@ -1,0 +1,39 @@
+import type { Db } from "@esign/db";
+import type { Logger } from "@esign/logger";
+import { Producer, createRedis, sweepOnReconnect, type RecoveryMetrics } from "@esign/queue";
+import { OutboxRelay } from "./outbox-relay";
+
+export interface OutboxRelaySettings {
+  DATABASE_URL: string;
+  REDIS_URL: string;
+  QUEUE_PREFIX: string;
+  OUTBOX_POLL_INTERVAL_MS: number;
+}
+
+export interface RunningOutboxRelay {
+  relay: OutboxRelay;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the outbox relay of a service: its own fail-fast Redis connection (while Redis is away a
+ * drain must fail at once, never hold claimed rows in an open transaction), its LISTEN session, its
+ * poll, and a drain as soon as that connection is ready again after an outage (the events written
+ * while Redis was away are relayed at once, not at the next poll).
+ */
+export function startOutboxRelay(config: OutboxRelaySettings, db: Db, logger: Logger, metrics?: RecoveryMetrics): RunningOutboxRelay {
+  const connection = createRedis(config.REDIS_URL, "producer");
+  const producer = new Producer(connection, config.QUEUE_PREFIX);
+  const relay = new OutboxRelay({ db, databaseUrl: config.DATABASE_URL, producer, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, metrics });
+  relay.start();
+  const onReconnect = sweepOnReconnect({ connection, name: "outbox", logger, metrics, sweep: () => relay.drainNow() });
+  return {
+    relay,
+    async close() {
+      await onReconnect.stop();
+      await relay.stop();
+      await producer.close();
+      connection.disconnect();
+    },
+  };
+}
