@@ -20,7 +20,33 @@ const STATUS = {
   internal_error: 500,
   /** PostgreSQL or Redis is away: answered with Retry-After, never as a 500. */
   service_unavailable: 503,
+  // A signing link's refusals (the signing routes answer them as pages in the signer's language too).
+  /** A link that is over for good. */
+  expired: 410,
+  signer_deleted: 410,
+  casefile_deleted: 410,
+  rejected: 410,
+  casefile_rejected: 410,
+  casefile_failed: 410,
+  casefile_completed: 410,
+  /** A link that may work later, or never again for this signer. */
+  already_signed: 409,
+  not_yet_sent: 409,
+  not_active: 409,
+  identity_unavailable: 409,
+  identity_required: 403,
+  identity_mismatch: 403,
+  no_document_to_sign: 403,
+  method_not_allowed: 400,
+  invalid_login_state: 400,
+  login_session_missing: 400,
+  login_cancelled: 400,
+  login_failed: 400,
+  identity_provider_unavailable: 503,
 } as const;
+
+/** Values a refusal's text is written from in another language (a date it names), not part of the body. */
+export type ErrorParams = Readonly<Record<string, Date | string | number>>;
 
 export type AppErrorCode = keyof typeof STATUS;
 
@@ -40,6 +66,7 @@ export class AppError extends Error {
     message: string,
     readonly errors?: FieldIssue[],
     readonly headers?: Record<string, string>,
+    readonly params?: ErrorParams,
   ) {
     super(message);
     this.name = "AppError";

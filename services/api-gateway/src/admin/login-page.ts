@@ -1,5 +1,5 @@
 import type { Response } from "express";
-import { escapeHtml, sendHtml } from "../signing/html";
+import { escapeHtml, sendHtml } from "../html/html-page";
 
 /** The dashboard's login: paste an access token of an admin user; it becomes a session cookie. */
 export function sendLoginPage(res: Response, status: number, loginPath: string, message?: string): void {

@@ -2,7 +2,7 @@ import { Router, type Request } from "express";
 import { z } from "zod";
 import { resolveLanguage, type TLanguage } from "@esign/i18n";
 import { ZSecureSigningMethod } from "@esign/schema";
-import { escapeHtml, sendHtml, sendMessagePage } from "../signing/html";
+import { escapeHtml, sendHtml, sendMessagePage } from "../html/html-page";
 import { IDP_SIMULATOR_PATH, type IdentityProviderSimulator } from "./idp-simulator";
 import { SIMULATOR_MESSAGES } from "./simulator-messages";
 

@@ -4,7 +4,7 @@ import { ZGrant } from "../auth/token-route";
 import { ZId } from "../casefiles/owned-casefile";
 import { ZStatusRequest } from "../jobs/job-status-route";
 import { ZDecision } from "../identity/idp-simulator-route";
-import { ZDocumentId, ZRejectBody, ZSignBody, ZStartBody } from "../signing/signing-router";
+import { ZDocumentId, ZRejectBody, ZSignBody, ZStartBody } from "../signing/signing-schemas";
 import { subscriptionSchemas, ZResourceId } from "../webhooks/subscription-schemas";
 import { ZVerifyUploadRequest } from "../verification/verification-schemas";
 

@@ -1,3 +1,4 @@
+import { AppError } from "@esign/errors";
 import { createHash, randomBytes } from "node:crypto";
 import type { Request, Response } from "express";
 import { z } from "zod";
@@ -5,7 +6,6 @@ import type { CaseFile, Signer } from "@esign/db";
 import { ZSecureSigningMethod, type TSecureSigningMethod } from "@esign/schema";
 import type { IdentityLogin } from "../identity/identity-provider";
 import { deriveKey, seal, unixNow, unseal } from "../identity/sealed-value";
-import { SigningError } from "./signing-error";
 import { signingPath } from "./signing-link";
 
 /**
@@ -94,7 +94,7 @@ export class IdentitySessions {
   openLogin(state: unknown): LoginState & { state: string } {
     const login = unseal(state, this.keys.state, ZLoginState);
     if (!login || typeof state !== "string") {
-      throw new SigningError(400, "invalid_login_state", "The identity login is invalid or expired; start it again from the signing page");
+      throw new AppError("invalid_login_state", "The identity login is invalid or expired; start it again from the signing page");
     }
     return { ...login, state };
   }
@@ -103,7 +103,7 @@ export class IdentitySessions {
   finishLogin(req: Request, res: Response, login: LoginState): string {
     const nonce = cookies(req).get(LOGIN_COOKIE);
     if (!nonce || digest(nonce) !== login.nh) {
-      throw new SigningError(400, "login_session_missing", "This identity login was started in another browser or already used; start it again from the signing page");
+      throw new AppError("login_session_missing", "This identity login was started in another browser or already used; start it again from the signing page");
     }
     setCookie(res, LOGIN_COOKIE, "", SECURE_CALLBACK_PATH, 0, this.secureCookies);
     return nonce;
@@ -140,7 +140,7 @@ export function checkAccessControl(signer: Pick<Signer, "accessControl" | "socia
   const known = [signer.socialSecurityNumber, signer.cpr].filter((v): v is string => !!v).map(normalizeId);
   if (known.length === 0) return false;
   if (!login.nationalId || !known.includes(normalizeId(login.nationalId))) {
-    throw new SigningError(403, "identity_mismatch", "The identity you logged in with does not match the person this signing request is for");
+    throw new AppError("identity_mismatch", "The identity you logged in with does not match the person this signing request is for");
   }
   return true;
 }

@@ -1,14 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
-import { AppError } from "@esign/errors";
+import { AppError, type ErrorParams } from "@esign/errors";
 import type { Logger } from "@esign/logger";
 import { unavailableError } from "../http/unavailable";
 import { requestIdOf } from "../http/request-context";
 import { isLanguage, type TLanguage } from "@esign/i18n";
-import { sendMessagePage } from "./html";
+import { sendMessagePage } from "../html/html-page";
 import { formatWhen, signingMessages, visitorLanguage } from "./messages/catalog";
 import type { SigningMessages } from "./messages/signing-messages";
-import { SigningError } from "./signing-error";
 
 /**
  * GETs answer JSON when the client asks for it (Accept: application/json) and a page otherwise.
@@ -36,18 +35,33 @@ export function pageLanguage(req: Request, res: Response): TLanguage {
 }
 
 /** The page text of each refusal code (the JSON keeps the API's English `message`). */
-export const REFUSAL_TEXTS: Readonly<Record<string, (m: SigningMessages) => string>> = {
+/** A refusal's page text: the catalog's words, a date it names formatted in the page's language. */
+type RefusalText = (m: SigningMessages, params: ErrorParams, formatDate: (d: Date) => string) => string;
+
+const dateParam = (params: ErrorParams, name: string): Date | undefined => {
+  const v = params[name];
+  return v instanceof Date ? v : undefined;
+};
+
+export const REFUSAL_TEXTS: Readonly<Record<string, RefusalText>> = {
   not_found: (m) => m.errors.notFound,
   signer_deleted: (m) => m.errors.signerDeleted,
   casefile_deleted: (m) => m.errors.caseFileDeleted,
-  already_signed: (m) => m.errors.alreadySigned,
+  already_signed: (m, p, date) => {
+    const at = dateParam(p, "at");
+    return at ? m.errors.alreadySignedOn(date(at)) : m.errors.alreadySigned;
+  },
   rejected: (m) => m.errors.rejected,
   casefile_rejected: (m) => m.errors.caseFileRejected,
   casefile_failed: (m) => m.errors.caseFileFailed,
   casefile_completed: (m) => m.errors.caseFileCompleted,
   expired: (m) => m.errors.expired,
   not_yet_sent: (m) => m.errors.notYetSent,
-  not_active: (m) => m.errors.notActionable,
+  not_active: (m, p, date) => {
+    const opens = dateParam(p, "opens");
+    if (opens) return m.errors.notYourTurnUntil(date(opens));
+    return p.waiting !== undefined ? m.errors.notYourTurn : m.errors.notActionable;
+  },
   identity_required: (m) => m.errors.identityRequired,
   identity_unavailable: (m) => m.errors.identityUnavailable,
   identity_mismatch: (m) => m.errors.identityMismatch,
@@ -68,10 +82,9 @@ function titleFor(m: SigningMessages, status: number): string {
   return byStatus[status] ?? t.failed;
 }
 
-function textFor(m: SigningMessages, language: TLanguage, err: SigningError): string {
-  if (err.pageText) return err.pageText(m, (d) => formatWhen(language, d));
+function textFor(m: SigningMessages, language: TLanguage, err: AppError): string {
   const known = REFUSAL_TEXTS[err.code];
-  if (known) return known(m);
+  if (known) return known(m, err.params ?? {}, (d) => formatWhen(language, d));
   if (err.statusCode === 429) return m.errors.tooManyRequests;
   if (err.statusCode === 503) return m.errors.unavailable;
   return m.errors.unexpected;
@@ -84,18 +97,10 @@ function textFor(m: SigningMessages, language: TLanguage, err: SigningError): st
  */
 export function signingErrorHandler(logger: Logger) {
   return (err: unknown, req: Request, res: Response, next: NextFunction): void => {
-    const unavailable = err instanceof SigningError || err instanceof AppError ? undefined : unavailableError(err, logger);
-    const known =
-      err instanceof SigningError
-        ? err
-        : err instanceof AppError && err.statusCode !== 500
-          ? new SigningError(err.statusCode, err.code, err.message, err.errors)
-          : unavailable
-            ? new SigningError(unavailable.statusCode, unavailable.code, unavailable.message)
-            : undefined;
+    const known = err instanceof AppError ? (err.statusCode !== 500 ? err : undefined) : unavailableError(err, logger);
     if (!known || res.headersSent) return next(err);
     // Retry-After and RateLimit-* of a 429 or 503 go with the page as with the JSON.
-    for (const [k, v] of Object.entries((err instanceof AppError ? err.headers : unavailable?.headers) ?? {})) res.setHeader(k, v);
+    for (const [k, v] of Object.entries(known.headers ?? {})) res.setHeader(k, v);
     res.setHeader("Cache-Control", "no-store");
     if (wantsHtml(req)) {
       const language = pageLanguage(req, res);

@@ -1,6 +1,6 @@
+import { AppError } from "@esign/errors";
 import { z } from "zod";
 import type { TInsecureSigningMethod } from "@esign/schema";
-import { SigningError } from "./signing-error";
 
 /**
  * Images must fit the gateway's 100 kB JSON body limit once base64-encoded; a signature drawn on a
@@ -21,7 +21,7 @@ function sniff(bytes: Buffer): "image/png" | "image/jpeg" | null {
   return null;
 }
 
-const invalid = (message: string) => new SigningError(400, "validation_failed", message, [{ path: "value", code: "invalid_signature_value", message }]);
+const invalid = (message: string) => new AppError("validation_failed", message, [{ path: "value", code: "invalid_signature_value", message }]);
 
 const DATA_URL = /^data:(image\/(?:png|jpeg));base64,(.*)$/s;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;

@@ -1,5 +1,5 @@
+import { AppError } from "@esign/errors";
 import { CASEFILE_STATUS, SIGNER_STATUS } from "@esign/schema";
-import { SigningError } from "./signing-error";
 
 export interface SignerFacts {
   status: number;
@@ -29,20 +29,18 @@ const day = (d: Date | null) => (d ? d.toISOString().slice(0, 16).replace("T", "
  * time, then the states that may still change. Expiry is read from the timestamps too, so a link
  * closes on time even before the worker's expiry job has run.
  */
-export function blockerFor(signer: SignerFacts, caseFile: CaseFileFacts, now: Date): SigningError | null {
-  if (signer.status === SIGNER_STATUS.deleted) return new SigningError(410, "signer_deleted", "You were removed from this signing request");
-  if (caseFile.status === CASEFILE_STATUS.deleted) return new SigningError(410, "casefile_deleted", "This signing request was withdrawn");
+export function blockerFor(signer: SignerFacts, caseFile: CaseFileFacts, now: Date): AppError | null {
+  if (signer.status === SIGNER_STATUS.deleted) return new AppError("signer_deleted", "You were removed from this signing request");
+  if (caseFile.status === CASEFILE_STATUS.deleted) return new AppError("casefile_deleted", "This signing request was withdrawn");
   if (signer.status === SIGNER_STATUS.signed) {
     const at = signer.signedAt;
-    return new SigningError(409, "already_signed", `You already signed these documents${at ? ` (${day(at)})` : ""}`, undefined, (m, date) =>
-      at ? m.errors.alreadySignedOn(date(at)) : m.errors.alreadySigned,
-    );
+    return new AppError("already_signed", `You already signed these documents${at ? ` (${day(at)})` : ""}`, undefined, undefined, at ? { at } : undefined);
   }
-  if (signer.status === SIGNER_STATUS.rejected) return new SigningError(410, "rejected", "You rejected this signing request");
-  if (caseFile.status === CASEFILE_STATUS.rejected) return new SigningError(410, "casefile_rejected", "This signing request was rejected by a signer and is closed");
-  if (caseFile.status === CASEFILE_STATUS.failed) return new SigningError(410, "casefile_failed", "This signing request failed and is closed");
+  if (signer.status === SIGNER_STATUS.rejected) return new AppError("rejected", "You rejected this signing request");
+  if (caseFile.status === CASEFILE_STATUS.rejected) return new AppError("casefile_rejected", "This signing request was rejected by a signer and is closed");
+  if (caseFile.status === CASEFILE_STATUS.failed) return new AppError("casefile_failed", "This signing request failed and is closed");
   if (caseFile.status === CASEFILE_STATUS.signed || caseFile.status === CASEFILE_STATUS.completed) {
-    return new SigningError(410, "casefile_completed", "This signing request is already completed");
+    return new AppError("casefile_completed", "This signing request is already completed");
   }
   const t = now.getTime();
   const expired =
@@ -51,15 +49,13 @@ export function blockerFor(signer: SignerFacts, caseFile: CaseFileFacts, now: Da
     (caseFile.expireAt !== null && caseFile.expireAt.getTime() <= t) ||
     signer.expiredAt !== null ||
     (signer.expireAt !== null && signer.expireAt.getTime() <= t);
-  if (expired) return new SigningError(410, "expired", "This signing link has expired");
-  if (caseFile.status === CASEFILE_STATUS.new) return new SigningError(409, "not_yet_sent", "This signing request has not been sent yet");
+  if (expired) return new AppError("expired", "This signing link has expired");
+  if (caseFile.status === CASEFILE_STATUS.new) return new AppError("not_yet_sent", "This signing request has not been sent yet");
   if (signer.status === SIGNER_STATUS.new || (signer.activeAt !== null && signer.activeAt.getTime() > t)) {
     const opens = signer.activeAt && signer.activeAt.getTime() > t ? signer.activeAt : null;
     const when = opens ? ` It opens ${day(opens)}.` : " It opens when the signers before you have signed.";
-    return new SigningError(409, "not_active", `It is not your turn to sign yet.${when}`, undefined, (m, date) =>
-      opens ? m.errors.notYourTurnUntil(date(opens)) : m.errors.notYourTurn,
-    );
+    return new AppError("not_active", `It is not your turn to sign yet.${when}`, undefined, undefined, opens ? { opens } : { waiting: "earlier signers" });
   }
-  if (!isActionableStatus(signer.status)) return new SigningError(409, "not_active", "This signing link cannot be used in its current state");
+  if (!isActionableStatus(signer.status)) return new AppError("not_active", "This signing link cannot be used in its current state");
   return null;
 }

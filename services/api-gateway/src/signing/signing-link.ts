@@ -1,5 +1,8 @@
+import { AppError } from "@esign/errors";
 import { decryptSecret, sha256Hex, type CaseFile, type Db, type Document, type Signer } from "@esign/db";
-import { linkNotFound } from "./signing-error";
+
+/** A signing link that does not exist (or was never ours): the same answer for every unknown token. */
+export const linkNotFound = () => new AppError("not_found", "This signing link does not exist");
 
 /** The token of a signing link: 32 random bytes in base64url (see the casefile-worker's signing-tokens). */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;

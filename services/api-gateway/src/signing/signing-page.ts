@@ -1,7 +1,7 @@
 import type { Response } from "express";
 import type { TLanguage } from "@esign/i18n";
 import type { TSecureSigningMethod } from "@esign/schema";
-import { escapeHtml, sendHtml } from "./html";
+import { escapeHtml, sendHtml } from "../html/html-page";
 import { formatWhen, signingMessages } from "./messages/catalog";
 import type { SigningMessages } from "./messages/signing-messages";
 import { REFUSAL_TEXTS } from "./negotiate";
@@ -110,7 +110,8 @@ function scriptData(m: SigningMessages) {
       loadingDocument: m.page.loadingDocument,
       documentUnavailable: m.page.documentUnavailable,
       pageOf: m.page.pageOf("{n}", "{total}"),
-      errors: Object.fromEntries(Object.entries(REFUSAL_TEXTS).map(([code, text]) => [code, text(m)])),
+      // Codes with a date in them get the text without it: the browser only ever shows these for codes without params.
+      errors: Object.fromEntries(Object.entries(REFUSAL_TEXTS).map(([code, text]) => [code, text(m, {}, (d) => d.toISOString())])),
     },
     pdfjs: { module: pdfjsAsset("pdf.min.mjs"), worker: pdfjsAsset("pdf.worker.min.mjs"), options: PDFJS_OPTIONS },
   };
