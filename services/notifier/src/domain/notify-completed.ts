@@ -1,13 +1,10 @@
-import type { MailAttachment, MailMessage } from "@esign/mailer";
-import { MailThrottled } from "./mail-throttle";
-import { CASEFILE_STATUS, SIGNER_STATUS } from "@esign/schema";
+import { CASEFILE_STATUS } from "@esign/schema";
 import type { NotifierContext } from "../context";
-import { documentsVisibleTo, fromNameOf, inDocumentOrder, type CaseFileDocument } from "./case-file-documents";
-import { completedMessageContent, type AttachmentPolicy, type CompletedAudience } from "./completed-message";
-import { EMAIL_DEFAULT_LANGUAGE, resolveLanguage } from "@esign/i18n";
+import { completedAttachments } from "./completed-attachments";
+import type { AttachmentPolicy, CompletedAudience } from "./completed-message";
+import { attachmentPolicyOf, completedRecipients } from "./completed-recipients";
+import { MailThrottled } from "./mail-throttle";
 import { SEND_TX_OPTIONS, classifyFailure, errorText, lockDedupeKey, recordNotification, type NotificationKind } from "./notification-records";
-import { renderHtml, renderText } from "./render-message";
-import { emailFormatOf, signerSettings } from "./signer-settings";
 
 export const completedDedupeKey = (caseFileId: number, address: string) => `completed:${caseFileId}:${address.trim().toLowerCase()}`;
 
@@ -21,15 +18,6 @@ export interface CompletedRecipientResult {
 export type CompletedOutcome =
   | { status: "done"; results: CompletedRecipientResult[]; attachments: AttachmentPolicy }
   | { status: "skipped"; reason: "not_found" | "not_completed" };
-
-interface Recipient {
-  audience: CompletedAudience;
-  address: string;
-  name: string;
-  signerId?: number;
-  build(attachments: MailAttachment[]): MailMessage;
-  documents: CaseFileDocument[];
-}
 
 /**
  * The completion mails of a case file (sign.casefile.completed): every signer with an email address,
@@ -54,78 +42,9 @@ export async function notifyCompleted(ctx: NotifierContext, caseFileId: number):
   // No relation on CaseFile.userId: the owner is looked up on its own.
   const owner = cf.disableNotificationsOwner ? null : await ctx.db.user.findUnique({ where: { id: cf.userId }, select: { email: true, name: true } });
 
-  const policy: AttachmentPolicy = cf.sensitiveData ? "sensitive" : cf.disableEmailAttachments ? "disabled" : "attached";
-  const allDocs = inDocumentOrder(cf.documents);
-  const caseFile = { id: cf.id, title: cf.title, senderName: cf.senderName, customerName: cf.customer.name, sensitiveData: cf.sensitiveData };
-  const fromName = fromNameOf(cf.senderName);
-  const headers = (audience: CompletedAudience) => ({
-    "X-Esign-Notification": audience === "owner" ? "owner-completed" : "completed",
-    "X-Esign-Case-File-Id": String(cf.id),
-    "Auto-Submitted": "auto-generated",
-  });
-
-  const recipients: Recipient[] = [];
-  for (const s of cf.signers) {
-    // e-Boks signers get no email (the spec: email is unused with that channel); deleted ones none at all.
-    if (s.channel === "eboks" || s.status === SIGNER_STATUS.deleted || !s.email?.trim()) continue;
-    const settings = signerSettings(s.notification);
-    const documents = documentsVisibleTo(allDocs, cf.visibilityMode, s.role);
-    const content = completedMessageContent({
-      audience: "signer",
-      language: resolveLanguage([s.language, cf.language], EMAIL_DEFAULT_LANGUAGE),
-      name: s.name,
-      caseFile,
-      documentTitles: documents.map((d) => d.title),
-      attachments: policy,
-      customSubject: settings.completedEmailSubject,
-      customText: settings.completedEmailText,
-    });
-    const html = emailFormatOf(settings) === "html";
-    recipients.push({
-      audience: "signer",
-      address: s.email.trim(),
-      name: s.name,
-      signerId: s.id,
-      documents,
-      build: (attachments) => ({ to: [s.email!.trim()], subject: content.subject, text: renderText(content), html: html ? renderHtml(content) : undefined, fromName, attachments, headers: { ...headers("signer"), "X-Esign-Signer-Id": String(s.id) } }),
-    });
-  }
-  const others: { audience: CompletedAudience; address: string; name: string }[] = [
-    ...cf.ccRecipients.map((c) => ({ audience: "cc" as const, address: c.email.trim(), name: c.name })),
-    ...(owner?.email?.trim() ? [{ audience: "owner" as const, address: owner.email.trim(), name: owner.name }] : []),
-  ];
-  for (const o of others) {
-    const content = completedMessageContent({
-      audience: o.audience,
-      language: resolveLanguage([cf.language], EMAIL_DEFAULT_LANGUAGE),
-      name: o.name,
-      caseFile,
-      documentTitles: allDocs.map((d) => d.title),
-      attachments: policy,
-    });
-    recipients.push({
-      ...o,
-      documents: allDocs,
-      build: (attachments) => ({ to: [o.address], subject: content.subject, text: renderText(content), html: renderHtml(content), fromName, attachments, headers: headers(o.audience) }),
-    });
-  }
-
-  // Read each PDF once per job, and only when a message that carries it is actually sent.
-  const files = new Map<string, Promise<Buffer>>();
-  const attachmentsFor = async (docs: CaseFileDocument[]): Promise<MailAttachment[]> => {
-    if (policy !== "attached") return [];
-    return Promise.all(
-      docs.map(async (d) => {
-        const sha = d.signedSha256 ?? d.fileSha256;
-        let content = files.get(sha);
-        if (!content) {
-          content = ctx.storage.readAll(sha);
-          files.set(sha, content);
-        }
-        return { filename: pdfFileName(d.name), content: await content, contentType: "application/pdf" };
-      }),
-    );
-  };
+  const policy = attachmentPolicyOf(cf);
+  const recipients = completedRecipients(cf, owner);
+  const attachmentsFor = completedAttachments((sha) => ctx.storage.readAll(sha), policy);
 
   const seen = new Set<string>();
   const results: CompletedRecipientResult[] = [];
@@ -175,10 +94,4 @@ export class CompletedRetryError extends Error {
     const waiting = results.filter((r) => r.status === "retry").length;
     super(`completion mail: ${waiting} of ${results.length} recipients to retry: ${errorText(cause)}`, { cause });
   }
-}
-
-function pdfFileName(name: string): string {
-  // Document names are the uploaded file names; keep them, but never a path.
-  const base = name.split(/[\\/]/).pop()?.trim() || "document";
-  return /\.pdf$/i.test(base) ? base : `${base}.pdf`;
 }
