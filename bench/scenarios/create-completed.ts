@@ -11,7 +11,7 @@ import { check, type BenchContext, type ScenarioResult } from "./types";
 
 /*
  * 2. Create -> job `completed`. The whole system in production mode (gateway, casefile-worker,
- * webhook-dispatcher with its outbox relay, notifier writing the signing-request mails), open-model
+ * webhook-dispatcher, notifier writing the signing-request mails), open-model
  * creates at a fixed rate; latency runs from the request's intended send time to BullMQ's
  * `completed` event of its creation job (case file, documents, 3 signers, signing links and the
  * send in one transaction). Reference in the same run, interleaved: the baseline server plus the
@@ -124,7 +124,7 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
       id: "completed",
       title: `2. Create -> job completed @${RATE} creates/s`,
       method: [
-        "Whole system in production mode: gateway, casefile-worker, webhook-dispatcher (relay), notifier (file outbox, no SMTP).",
+        "Whole system in production mode: gateway, casefile-worker (with the outbox relay), webhook-dispatcher, notifier (file outbox, no SMTP).",
         `Open model at ${RATE} creates/s for ${stepMs / 1000} s; latency = intended send time -> BullMQ 'completed' event of the creation job (read by QueueEvents); creates not completed within 90 s count as infinite.`,
         "Reference: baseline server + one-UPDATE BullMQ consumer at the same rate, run before and after the system step.",
         `Capacity probe: ascending rates ${PROBE_RATES.join(", ")}/s (5 s each) until a rate has p99 >= ${P99_LIMIT_MS} ms twice in a row (a missed step is measured once more).`,

@@ -34,7 +34,8 @@ const P99_LIMIT_MS = 100;
 
 async function startDispatcher(ctx: BenchContext, world: World): Promise<BenchProcess> {
   return startBenchService("webhook-dispatcher", {
-    env: world.env({ NODE_ENV: "development" }),
+    // The dispatcher alone relays the outbox here (no casefile-worker runs).
+    env: world.env({ NODE_ENV: "development", OUTBOX_RELAY_IN_DISPATCHER: "true" }),
     cpuProfDir: ctx.profile.has("webhook-dispatcher") ? path.join(ctx.profDir, `webhook-dispatcher-${world.name}`) : undefined,
   });
 }

@@ -90,5 +90,5 @@ it("answers 503 with Retry-After while PostgreSQL is away, and is back to normal
   expect(Math.max(...flakyLag)).toBeLessThanOrEqual(TIMING.boundMs);
   expect(done.doubled).toEqual([]);
   // The relay timed how long the outbox took to empty once PostgreSQL answered.
-  expect(metrics["webhook-dispatcher"]?.["postgres/outbox"]).toBeLessThan(TIMING.boundMs / 1000);
+  expect(metrics["casefile-worker"]?.["postgres/outbox"]).toBeLessThan(TIMING.boundMs / 1000);
 }, 180_000);

@@ -76,7 +76,7 @@ it("enqueues what PostgreSQL holds within seconds of Redis answering, and double
   expect(done.doubled).toEqual([]);
 
   // The services timed their own recovery (reconnect -> empty backlog) and export it.
-  const recoveries = [metrics["api-gateway"]?.["redis/create_enqueues"], metrics["casefile-worker"]?.["redis/casefile_sweep"], metrics["webhook-dispatcher"]?.["redis/outbox"], metrics["webhook-dispatcher"]?.["redis/webhook_sweep"]];
+  const recoveries = [metrics["api-gateway"]?.["redis/create_enqueues"], metrics["casefile-worker"]?.["redis/casefile_sweep"], metrics["casefile-worker"]?.["redis/outbox"], metrics["webhook-dispatcher"]?.["redis/webhook_sweep"]];
   for (const seconds of recoveries) {
     expect(seconds).toBeDefined();
     expect(seconds!).toBeLessThan(TIMING.boundMs / 1000);

@@ -58,7 +58,8 @@ export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
  */
 export async function startRecoverySystem(world: World): Promise<RecoverySystem> {
   // The relay's production poll (1 s): what an event waits for when nothing wakes the relay.
-  const env = world.env({ OUTBOX_POLL_INTERVAL_MS: "1000", LOG_LEVEL: "info", WEBHOOK_LADDER_SCALE: "0.2" });
+  // The relay where production runs it: in the casefile-worker only.
+  const env = world.env({ OUTBOX_POLL_INTERVAL_MS: "1000", LOG_LEVEL: "info", WEBHOOK_LADDER_SCALE: "0.2", OUTBOX_RELAY_IN_DISPATCHER: "false" });
   const gateway = await startService("api-gateway", env);
   const workers = await Promise.all(WORKERS.map((name) => startService(name, { ...env, PUBLIC_BASE_URL: gateway.url })));
   const services = [gateway, ...workers];

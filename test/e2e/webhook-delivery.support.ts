@@ -93,6 +93,8 @@ export async function createWorld(name: string, opts: WorldOptions = {}): Promis
     QUEUE_PREFIX: queuePrefix,
     REDIS_URL: redisUrl,
     OUTBOX_POLL_INTERVAL_MS: "250",
+    // These suites run the dispatcher alone (no casefile-worker): it relays the outbox itself.
+    OUTBOX_RELAY_IN_DISPATCHER: "true",
     ...extra,
   });
 

@@ -71,9 +71,9 @@ runService("casefile-worker", async ({ config, logger }) => {
     },
   });
 
-  // The outbox relay runs here as well as in the webhook-dispatcher (README "Architecture"): the
-  // events that advance case files and send signing requests are relayed while webhook delivery is
-  // stopped. Replicas and the two services take disjoint batches (FOR UPDATE SKIP LOCKED).
+  // The outbox relay runs here (README "Architecture"): the events that advance case files and send
+  // signing requests are relayed while webhook delivery is stopped. Replicas (and a dispatcher with
+  // OUTBOX_RELAY_IN_DISPATCHER) take disjoint batches (FOR UPDATE SKIP LOCKED).
   const relay = startOutboxRelay(config, db, logger, recovery);
 
   const health = await startWorkerHealth(config, DEFAULT_HEALTH_PORT, {

@@ -41,9 +41,10 @@ runService("webhook-dispatcher", async ({ config, logger }) => {
   const webhooksWorker = startWorker("webhooks", { deliver: (data) => deliverWebhookJob(ctx, data) }, { ...workerOptions, concurrency: config.WEBHOOK_CONCURRENCY });
 
   const recovery = recoveryMetrics();
-  // The outbox relay runs here and in the casefile-worker (README "Architecture"): webhooks keep
-  // flowing while the casefile-worker restarts, and signing keeps advancing while this one does.
-  const relay = startOutboxRelay(config, db, logger, recovery);
+  // The outbox relay runs in the casefile-worker (README "Architecture"), so that stopping webhook
+  // delivery cannot stop signing; here only with OUTBOX_RELAY_IN_DISPATCHER (a dispatcher without a
+  // casefile-worker, or webhooks that must flow while the casefile-worker restarts).
+  const relay = config.OUTBOX_RELAY_IN_DISPATCHER ? startOutboxRelay(config, db, logger, recovery) : undefined;
   const sweeper = startSweepTimer(() => sweepWebhooks(db, failFastProducer, logger, DEFAULT_SWEEP_OPTIONS), {
     intervalMs: SWEEP_INTERVAL_MS,
     firstDelayMs: FIRST_SWEEP_DELAY_MS,
@@ -68,6 +69,7 @@ runService("webhook-dispatcher", async ({ config, logger }) => {
     redis: () => connection.ping(),
   }, (check, err) => logger.warn("readiness check failed", { check, error: err.message }));
   logger.info("dispatcher ready", {
+    outboxRelay: relay !== undefined,
     ladderScale: config.WEBHOOK_LADDER_SCALE,
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
     concurrency: config.WEBHOOK_CONCURRENCY,
@@ -76,7 +78,7 @@ runService("webhook-dispatcher", async ({ config, logger }) => {
     async close() {
       // Stop taking work first; in-flight attempts finish (at most ~1.2 s) and are recorded.
       await sweepAfterReconnect.stop();
-      await Promise.all([relay.close(), sweeper.stop()]);
+      await Promise.all([relay?.close(), sweeper.stop()]);
       await Promise.all([eventsWorker.close(), webhooksWorker.close()]);
       sender.close();
       health.close();
