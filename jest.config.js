@@ -1,11 +1,30 @@
-/** One Jest config for the workspace: TypeScript through SWC, real PostgreSQL and Redis per run. */
-module.exports = {
+/**
+ * One Jest config for the workspace, TypeScript through SWC, in two tiers (projects):
+ * - unit: `*.unit.test.ts`, pure code; neither PostgreSQL nor Redis; run in parallel, first.
+ * - integration: every other test, against real PostgreSQL and Redis (a database and a Redis prefix
+ *   of its own per run, test/support/global-setup.ts) and real service processes; one file at a time.
+ * `pnpm test` runs both (scripts/test.ts), `pnpm test:unit` the first alone.
+ */
+const common = {
   testEnvironment: "node",
-  testMatch: ["<rootDir>/{packages,services,test}/**/test/**/*.test.ts", "<rootDir>/test/**/*.test.ts"],
   transform: { "^.+\\.(t|j)sx?$|^.+\\.mjs$": ["@swc/jest", { jsc: { target: "es2022" }, module: { type: "commonjs" } }] },
-  // got 14 and @libpdf/core (dist/*.mjs) are ESM-only: let SWC turn them into CommonJS too.
+  // got 14, @libpdf/core and kysely (dist/*.mjs / ESM) are ESM-only: let SWC turn them into CommonJS too.
   transformIgnorePatterns: [],
-  globalSetup: "<rootDir>/test/support/global-setup.ts",
-  globalTeardown: "<rootDir>/test/support/global-teardown.ts",
+};
+
+const ALL = ["<rootDir>/{packages,services,test}/**/test/**/*.test.ts", "<rootDir>/test/**/*.test.ts"];
+
+module.exports = {
   testTimeout: 60000,
+  projects: [
+    { ...common, displayName: "unit", testMatch: ALL.map((p) => p.replace(/\.test\.ts$/, ".unit.test.ts")) },
+    {
+      ...common,
+      displayName: "integration",
+      testMatch: ALL,
+      testPathIgnorePatterns: ["\\.unit\\.test\\.ts$", "/node_modules/"],
+      globalSetup: "<rootDir>/test/support/global-setup.ts",
+      globalTeardown: "<rootDir>/test/support/global-teardown.ts",
+    },
+  ],
 };

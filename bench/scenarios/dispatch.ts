@@ -35,7 +35,7 @@ const P99_LIMIT_MS = 100;
 async function startDispatcher(ctx: BenchContext, world: World): Promise<BenchProcess> {
   return startBenchService("webhook-dispatcher", {
     // The dispatcher alone relays the outbox here (no casefile-worker runs).
-    env: world.env({ NODE_ENV: "development", OUTBOX_RELAY_IN_DISPATCHER: "true" }),
+    env: world.env({ NODE_ENV: "development", OUTBOX_RELAY_SERVICES: "webhook-dispatcher" }),
     cpuProfDir: ctx.profile.has("webhook-dispatcher") ? path.join(ctx.profDir, `webhook-dispatcher-${world.name}`) : undefined,
   });
 }

@@ -77,7 +77,7 @@ export async function retryLoadScenario(ctx: BenchContext): Promise<ScenarioResu
   // pile up: its boot (module loading, first query compiles, V8 shrinking the start-up heap a few
   // seconds later) is not the cost of waiting.
   const dispatcher = await startBenchService("webhook-dispatcher", {
-    env: world.env({ NODE_ENV: "development", WEBHOOK_LADDER_SCALE: String(LADDER_SCALE), OUTBOX_RELAY_IN_DISPATCHER: "true" }),
+    env: world.env({ NODE_ENV: "development", WEBHOOK_LADDER_SCALE: String(LADDER_SCALE), OUTBOX_RELAY_SERVICES: "webhook-dispatcher" }),
     cpuProfDir: ctx.profile.has("webhook-dispatcher") ? path.join(ctx.profDir, `webhook-dispatcher-${world.name}`) : undefined,
   });
   try {

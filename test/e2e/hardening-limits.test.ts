@@ -3,7 +3,7 @@ import type { CustomerCredentials } from "@esign/accounts";
 import { getToken, postCreate } from "../support/api";
 import { makePdf } from "../support/pdf";
 import { startSystem, type System } from "../support/system";
-import { createWorld, eventually, type World } from "./webhook-delivery.support";
+import { createWorld, eventually, type World } from "../support/webhook-world";
 
 /*
  * Abuse bounded (issue 14): the limits at their default rates (RATE_LIMIT_SCALE=1), in a world of

@@ -6,7 +6,7 @@ import { scrape, select, valueOf, type Sample } from "../support/prometheus";
 import { startReceiver, type Receiver } from "../support/receiver";
 import { startService, type ServiceName, type ServiceProcess } from "../support/services";
 import { startSystem, type System } from "../support/system";
-import { createWorld, eventually, type World } from "./webhook-delivery.support";
+import { createWorld, eventually, type World } from "../support/webhook-world";
 
 /*
  * Operator experience, end to end: /metrics on every service moved by real traffic, the queue

@@ -4,7 +4,7 @@ import { postmanApiKeysBody, sendRaw } from "../support/penneo-clients";
 import { makePdf } from "../support/pdf";
 import { postJson } from "../support/signing-api";
 import { startSystem, type System } from "../support/system";
-import { eventually } from "./webhook-delivery.support";
+import { eventually } from "../support/webhook-world";
 
 /*
  * Penneo's own Postman collection "Penneo API" (Penneo/Penneo-api-postman, penneo-api.postman_collection.json),

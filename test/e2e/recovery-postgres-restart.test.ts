@@ -1,7 +1,7 @@
 import { startPostgresServer, type PostgresServer } from "../support/postgres-server";
 import { startReceiver, type Receiver } from "../support/receiver";
-import { lastRecoveries, recoveryRun, settle, spread, sleep, startRecoverySystem, TIMING, type Answer, type RecoverySystem } from "./recovery.support";
-import { createWorld, type World } from "./webhook-delivery.support";
+import { lastRecoveries, recoveryRun, settle, spread, sleep, startRecoverySystem, TIMING, type Answer, type RecoverySystem } from "../support/recovery-system";
+import { createWorld, type World } from "../support/webhook-world";
 
 /*
  * Issue 18: back to normal within seconds after PostgreSQL returns. A PostgreSQL cluster of this

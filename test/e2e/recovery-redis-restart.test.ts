@@ -1,7 +1,7 @@
 import { startReceiver, type Receiver } from "../support/receiver";
 import { startRedisServer, type RedisServer } from "../support/redis-server";
-import { lastRecoveries, recoveryRun, settle, spread, sleep, startRecoverySystem, TIMING, type RecoverySystem } from "./recovery.support";
-import { createWorld, type World } from "./webhook-delivery.support";
+import { lastRecoveries, recoveryRun, settle, spread, sleep, startRecoverySystem, TIMING, type RecoverySystem } from "../support/recovery-system";
+import { createWorld, type World } from "../support/webhook-world";
 
 /*
  * Issue 18: back to normal within seconds after Redis returns. A redis-server of this file's own

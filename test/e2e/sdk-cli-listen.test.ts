@@ -6,7 +6,7 @@ import { TEST_ENCRYPTION_KEY } from "../support/api";
 import { startReceiver, type Receiver } from "../support/receiver";
 import { REPO_ROOT } from "../support/services";
 import { startSystem, type System } from "../support/system";
-import { createWorld, type World } from "./webhook-delivery.support";
+import { createWorld, type World } from "../support/webhook-world";
 
 /*
  * scripts/cli-listen.ts as a user runs it: a child process against the running gateway and webhook

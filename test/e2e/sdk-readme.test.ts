@@ -10,7 +10,7 @@ import { makePdf } from "../support/pdf";
 import { freePort } from "../support/ports";
 import { REPO_ROOT } from "../support/services";
 import { startSystem, type System } from "../support/system";
-import { createWorld, eventually, type World } from "./webhook-delivery.support";
+import { createWorld, eventually, type World } from "../support/webhook-world";
 
 /*
  * The README's examples run as written. Each fenced block that starts with `// example: NAME` is

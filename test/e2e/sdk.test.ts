@@ -18,7 +18,7 @@ import { makePdf } from "../support/pdf";
 import { startReceiver, type Receiver } from "../support/receiver";
 import { startService, type ServiceProcess } from "../support/services";
 import { startSystem, type System } from "../support/system";
-import { createWorld, eventually, type World } from "./webhook-delivery.support";
+import { createWorld, eventually, type World } from "../support/webhook-world";
 
 /*
  * The SDK against the running services. The system gets a database and queue prefix of its own (a

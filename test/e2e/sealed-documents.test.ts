@@ -13,7 +13,7 @@ import { createCase, postJson } from "../support/signing-api";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";
 import { startSystem, type System } from "../support/system";
 import { startTestTsa, type TestTsa } from "../support/test-tsa";
-import { createWorld, type World } from "./webhook-delivery.support";
+import { createWorld, type World } from "../support/webhook-world";
 
 /*
  * Issue 13 end to end: four running services sign a case file through real signing links, the

@@ -11,7 +11,7 @@ import { startSmtpSink, type SmtpSink, type SinkMessage } from "../support/smtp-
 import { createCase, getAs, postJson } from "../support/signing-api";
 import { subscriptionClient } from "../support/subscription-api";
 import { startSystem, type System } from "../support/system";
-import { createWorld, type World } from "./webhook-delivery.support";
+import { createWorld, type World } from "../support/webhook-world";
 
 /*
  * Issue 4's whole journey through the four running services: requests by real SMTP, signing over

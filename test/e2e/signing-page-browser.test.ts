@@ -9,7 +9,7 @@ import { makeLetterPdf } from "../support/pdf";
 import { createCase } from "../support/signing-api";
 import { startSmtpSink, type SinkMessage, type SmtpSink } from "../support/smtp-sink";
 import { startSystem, type System } from "../support/system";
-import { createWorld, type World } from "./webhook-delivery.support";
+import { createWorld, type World } from "../support/webhook-world";
 
 /*
  * A signer's whole visit in a real browser (Debian's Chromium): the link from the real request mail

@@ -5,7 +5,7 @@ import { makePdf } from "../support/pdf";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";
 import { createCase, postJson } from "../support/signing-api";
 import { startSystem, type System } from "../support/system";
-import { createWorld, type World } from "./webhook-delivery.support";
+import { createWorld, type World } from "../support/webhook-world";
 
 /*
  * The outbox relay is the system's spine: its events advance case files, send signing requests and

@@ -3,7 +3,7 @@ import { resumeSubscription, retryDelayMs, subscriptionDisabledJobId } from "@es
 import { startReceiver, type Receiver } from "../support/receiver";
 import { startService, type ServiceProcess } from "../support/services";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";
-import { createWorld, eventually, type World } from "./webhook-delivery.support";
+import { createWorld, eventually, type World } from "../support/webhook-world";
 
 /*
  * The retry ladder, end to end: 5, 10, 15, 20, 25 s then 30 x 1 h, compressed with

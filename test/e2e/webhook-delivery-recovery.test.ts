@@ -5,7 +5,7 @@ import { sweepWebhooks } from "../../services/webhook-dispatcher/src/sweep/sweep
 import { startReceiver, type Receiver } from "../support/receiver";
 import { startRedisServer, type RedisServer } from "../support/redis-server";
 import type { ServiceProcess } from "../support/services";
-import { createWorld, eventually, type World } from "./webhook-delivery.support";
+import { createWorld, eventually, type World } from "../support/webhook-world";
 
 /*
  * "Never lost": a dispatcher killed mid-delivery, a Redis restart with work queued in it and an

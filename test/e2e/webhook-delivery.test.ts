@@ -15,7 +15,7 @@ import {
   type TransportFault,
 } from "../support/receiver";
 import { startSystem, type System } from "../support/system";
-import { createWorld, DEFAULT_EVENT_TYPE, eventually, type World } from "./webhook-delivery.support";
+import { createWorld, DEFAULT_EVENT_TYPE, eventually, type World } from "../support/webhook-world";
 
 const EVENT_DATE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}$/;
 // 5 s -> 5 ms and 1 h -> 3.6 s: the fast retries are immediate, the slow ones out of this file's way.

@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import { startReceiver, type Receiver } from "../support/receiver";
 import { TEST_ENCRYPTION_KEY } from "../support/api";
-import { createWorld, eventually, type World } from "./webhook-delivery.support";
+import { createWorld, eventually, type World } from "../support/webhook-world";
 
 /*
  * "No subscription secret or signing key in Redis job data": with deliveries queued and retries

@@ -99,9 +99,14 @@ const ZEnv = z.object({
   QUEUE_STALLED_INTERVAL_MS: zInt(30_000, 1000),
   WORKER_CONCURRENCY: zInt(4, 1),
   OUTBOX_POLL_INTERVAL_MS: zInt(1000, 50),
-  // The outbox relay runs in the casefile-worker; the dispatcher runs one too only when asked (it then
-  // costs an empty claim per committed change), e.g. when it runs without a casefile-worker.
-  OUTBOX_RELAY_IN_DISPATCHER: zBool.default(false),
+  // Which services run an outbox relay: the casefile-worker by default; the dispatcher too only when
+  // asked (it then costs an empty claim per committed change), e.g. when it runs without a
+  // casefile-worker; "none" for tests that publish the outbox's jobs themselves.
+  OUTBOX_RELAY_SERVICES: z
+    .string()
+    .default("casefile-worker")
+    .transform((v) => (v.trim() === "none" ? [] : v.split(",").map((s) => s.trim()).filter(Boolean)))
+    .pipe(z.array(z.enum(["casefile-worker", "webhook-dispatcher"]))),
 
   WEBHOOK_LADDER_SCALE: z.coerce.number().positive().max(1).default(1),
   WEBHOOK_ALLOW_PRIVATE: zBool.optional(),

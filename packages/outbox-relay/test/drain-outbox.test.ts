@@ -2,7 +2,7 @@ import { Redis } from "ioredis";
 import { Producer } from "@esign/queue";
 import { dispatchJobId } from "@esign/webhooks";
 import { drainOutboxBatch } from "../src/drain-outbox";
-import { createWorld, type World } from "../../../test/e2e/webhook-delivery.support";
+import { createWorld, type World } from "../../../test/support/webhook-world";
 
 // No dispatcher runs on this world: every drain here is the test's own.
 let world: World;

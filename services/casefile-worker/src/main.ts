@@ -72,9 +72,9 @@ runService("casefile-worker", async ({ config, logger }) => {
   });
 
   // The outbox relay runs here (README "Architecture"): the events that advance case files and send
-  // signing requests are relayed while webhook delivery is stopped. Replicas (and a dispatcher with
-  // OUTBOX_RELAY_IN_DISPATCHER) take disjoint batches (FOR UPDATE SKIP LOCKED).
-  const relay = startOutboxRelay(config, db, logger, recovery);
+  // signing requests are relayed while webhook delivery is stopped. Replicas (and a dispatcher named
+  // in OUTBOX_RELAY_SERVICES) take disjoint batches (FOR UPDATE SKIP LOCKED).
+  const relay = config.OUTBOX_RELAY_SERVICES.includes("casefile-worker") ? startOutboxRelay(config, db, logger, recovery) : undefined;
 
   const health = await startWorkerHealth(config, DEFAULT_HEALTH_PORT, {
     postgres: () => run(db, ping, {}),
@@ -83,7 +83,7 @@ runService("casefile-worker", async ({ config, logger }) => {
   return {
     async close() {
       await reconnectSweep.stop();
-      await relay.close();
+      await relay?.close();
       await worker.close();
       health.close();
       await producer.close();

@@ -14,7 +14,7 @@ import {
   startLifecycleSystem,
   testProducer,
   until,
-} from "./lifecycle-support";
+} from "../../../test/support/lifecycle-system";
 
 let system: System;
 let queue: ReturnType<typeof testProducer>;

@@ -8,7 +8,7 @@ import type { System } from "../../../test/support/system";
 import type { WorkerContext } from "../src/context";
 import { jobIds } from "../src/domain/casefile-jobs";
 import { sweepLifecycle } from "../src/domain/sweep-lifecycle";
-import { createCaseFile, customerToken, eventsOf, ofType, recordSignature, sleep, startLifecycleSystem, testProducer, until } from "./lifecycle-support";
+import { createCaseFile, customerToken, eventsOf, ofType, recordSignature, sleep, startLifecycleSystem, testProducer, until } from "../../../test/support/lifecycle-system";
 
 /*
  * The sweeper is the safety net for lifecycle jobs lost between a commit and Redis (or with Redis).

@@ -1,6 +1,6 @@
 import { closeTestDb, testDb } from "../../../test/support/api";
 import type { SinkMessage } from "../../../test/support/smtp-sink";
-import { createCaseFile, eventsOf, newTag, startHarness, textOf, type Fixture, type Harness } from "./harness";
+import { createCaseFile, eventsOf, newTag, startHarness, textOf, type Fixture, type Harness } from "../../../test/support/notifier-harness";
 
 let h: Harness;
 

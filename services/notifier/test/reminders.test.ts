@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { closeTestDb, testDb } from "../../../test/support/api";
-import { createCaseFile, eboksFiles, eventsOf, eventually, startHarness, textOf, typesOf, type Harness } from "./harness";
+import { createCaseFile, eboksFiles, eventsOf, eventually, startHarness, textOf, typesOf, type Harness } from "../../../test/support/notifier-harness";
 
 // One reminderInterval "day" lasts this long in these tests.
 const DAY_MS = 1000;

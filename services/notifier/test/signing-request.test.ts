@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { trackingId } from "@esign/db";
 import { TEST_ENCRYPTION_KEY, closeTestDb, testDb } from "../../../test/support/api";
-import { PUBLIC_BASE_URL, createCaseFile, eboksFiles, eventsOf, eventually, startHarness, textOf, typesOf, type Harness } from "./harness";
+import { PUBLIC_BASE_URL, createCaseFile, eboksFiles, eventsOf, eventually, startHarness, textOf, typesOf, type Harness } from "../../../test/support/notifier-harness";
 
 let h: Harness;
 

@@ -42,9 +42,9 @@ runService("webhook-dispatcher", async ({ config, logger }) => {
 
   const recovery = recoveryMetrics();
   // The outbox relay runs in the casefile-worker (README "Architecture"), so that stopping webhook
-  // delivery cannot stop signing; here only with OUTBOX_RELAY_IN_DISPATCHER (a dispatcher without a
+  // delivery cannot stop signing; here only when OUTBOX_RELAY_SERVICES names it (a dispatcher without a
   // casefile-worker, or webhooks that must flow while the casefile-worker restarts).
-  const relay = config.OUTBOX_RELAY_IN_DISPATCHER ? startOutboxRelay(config, db, logger, recovery) : undefined;
+  const relay = config.OUTBOX_RELAY_SERVICES.includes("webhook-dispatcher") ? startOutboxRelay(config, db, logger, recovery) : undefined;
   const sweeper = startSweepTimer(() => sweepWebhooks(db, failFastProducer, logger, DEFAULT_SWEEP_OPTIONS), {
     intervalMs: SWEEP_INTERVAL_MS,
     firstDelayMs: FIRST_SWEEP_DELAY_MS,

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { DELIVERY_STATE, retryDelayMs } from "@esign/webhooks";
 import { recordAttempt, recordAttempts, type AttemptToRecord } from "../src/domain/record-attempt";
 import type { SendResult } from "../src/domain/send-webhook";
-import { createWorld, type World } from "../../../test/e2e/webhook-delivery.support";
+import { createWorld, type World } from "../../../test/support/webhook-world";
 
 const failure: SendResult = { outcome: "failure", cause: "non_2xx", httpStatus: 500, durationMs: 3 };
 const success: SendResult = { outcome: "success", cause: "ok", httpStatus: 204, durationMs: 2 };

@@ -1,6 +1,6 @@
 /**
  * Every text of the audit trail, one object per language of the spec (see `catalog.ts`); the
- * compiler lists any text a language forgets, and message-catalogs.test.ts checks the same at run time.
+ * compiler lists any text a language forgets, and message-catalogs.unit.test.ts checks the same at run time.
  */
 export interface AuditTrailMessages {
   title: string;

@@ -9,7 +9,7 @@ import { no } from "./no";
 import { sv } from "./sv";
 import type { NotifierMessages } from "./notifier-messages";
 
-/** Every language of the spec; a language without a key does not compile (and fails message-catalogs.test.ts). */
+/** Every language of the spec; a language without a key does not compile (and fails message-catalogs.unit.test.ts). */
 export const NOTIFIER_MESSAGES: Catalog<NotifierMessages> = { en, da, sv, nl, fr, fi, no, de };
 
 /** Texts that stay as they are in some languages: "Endpoint" is the developers' word in Danish and Dutch. */

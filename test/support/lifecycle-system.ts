@@ -4,15 +4,16 @@ import path from "node:path";
 import { insertEvent, type Event } from "@esign/db";
 import { Producer, createRedis } from "@esign/queue";
 import { PDFArray, PDFDocument, PDFRawStream, decodePDFRawStream } from "pdf-lib";
-import { getToken, newCustomer, postCreate, testDb, waitForJob, type UploadFile } from "../../../test/support/api";
-import { startSystem, type System } from "../../../test/support/system";
+import { getToken, newCustomer, postCreate, testDb, waitForJob, type UploadFile } from "./api";
+import { startSystem, type System } from "./system";
 
 /** The gateway (creation endpoint) and one casefile-worker, sharing the run's database, Redis prefix and storage. */
 export async function startLifecycleSystem(): Promise<System> {
-  return startSystem(["casefile-worker"], {}, { JOB_POLL_LIMIT_PER_MINUTE: "0" });
+  // No relay: these suites publish the outbox's jobs themselves (testProducer), or leave them out.
+  return startSystem(["casefile-worker"], { OUTBOX_RELAY_SERVICES: "none" }, { JOB_POLL_LIMIT_PER_MINUTE: "0" });
 }
 
-/** Enqueues as the outbox relay will once it is wired: straight onto the run's casefile queue. */
+/** Enqueues as the outbox relay would: straight onto the run's casefile queue. */
 export function testProducer(): { producer: Producer; close(): Promise<void> } {
   const connection = createRedis(process.env.REDIS_URL ?? "", "worker");
   const producer = new Producer(connection, process.env.QUEUE_PREFIX ?? "");

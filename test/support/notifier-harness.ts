@@ -8,11 +8,11 @@ import { Producer, createRedis } from "@esign/queue";
 import type { JobData, JobNames } from "@esign/schema";
 import { LocalFileStorage } from "@esign/storage";
 import type { Redis } from "ioredis";
-import { TEST_ENCRYPTION_KEY, newCustomer, testDb } from "../../../test/support/api";
-import { makePdf } from "../../../test/support/pdf";
-import { startService, type ServiceProcess } from "../../../test/support/services";
-import { startSmtpSink, type SmtpSink } from "../../../test/support/smtp-sink";
-import type { EboksSimulatorFile } from "../src/channels/eboks-simulator";
+import { TEST_ENCRYPTION_KEY, newCustomer, testDb } from "./api";
+import { makePdf } from "./pdf";
+import { startService, type ServiceProcess } from "./services";
+import { startSmtpSink, type SmtpSink } from "./smtp-sink";
+import type { EboksSimulatorFile } from "../../services/notifier/src/channels/eboks-simulator";
 
 export const PUBLIC_BASE_URL = "https://esign.test";
 

@@ -2,13 +2,13 @@ import { loadConfig } from "@esign/config";
 import { decryptSecret, type Db } from "@esign/db";
 import { EVENT_TYPES, ZSigningLinkItem, ZStoredJobResult } from "@esign/schema";
 import { z } from "zod";
-import { getToken, postCreate, type UploadFile } from "../support/api";
-import { makePdf } from "../support/pdf";
-import { parsePrometheus } from "../support/prometheus";
-import type { Receiver, ReceivedRequest } from "../support/receiver";
-import { startService, type ServiceName, type ServiceProcess } from "../support/services";
-import { postJson } from "../support/signing-api";
-import type { World } from "./webhook-delivery.support";
+import { getToken, postCreate, type UploadFile } from "./api";
+import { makePdf } from "./pdf";
+import { parsePrometheus } from "./prometheus";
+import type { Receiver, ReceivedRequest } from "./receiver";
+import { startService, type ServiceName, type ServiceProcess } from "./services";
+import { postJson } from "./signing-api";
+import type { World } from "./webhook-world";
 
 /*
  * Shared by the recovery-*.test.ts files (not a test itself): the four services on a world of their
@@ -59,7 +59,7 @@ export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 export async function startRecoverySystem(world: World): Promise<RecoverySystem> {
   // The relay's production poll (1 s): what an event waits for when nothing wakes the relay.
   // The relay where production runs it: in the casefile-worker only.
-  const env = world.env({ OUTBOX_POLL_INTERVAL_MS: "1000", LOG_LEVEL: "info", WEBHOOK_LADDER_SCALE: "0.2", OUTBOX_RELAY_IN_DISPATCHER: "false" });
+  const env = world.env({ OUTBOX_POLL_INTERVAL_MS: "1000", LOG_LEVEL: "info", WEBHOOK_LADDER_SCALE: "0.2", OUTBOX_RELAY_SERVICES: "casefile-worker" });
   const gateway = await startService("api-gateway", env);
   const workers = await Promise.all(WORKERS.map((name) => startService(name, { ...env, PUBLIC_BASE_URL: gateway.url })));
   const services = [gateway, ...workers];

@@ -57,3 +57,15 @@ describe("development mode is for this machine only", () => {
     expect(problemsOf({ ...production, HOST: "0.0.0.0" })).toEqual([]);
   });
 });
+
+describe("OUTBOX_RELAY_SERVICES", () => {
+  it("runs the relay in the casefile-worker unless told otherwise", () => {
+    expect(loadConfig({}).OUTBOX_RELAY_SERVICES).toEqual(["casefile-worker"]);
+    expect(loadConfig({ OUTBOX_RELAY_SERVICES: "casefile-worker, webhook-dispatcher" }).OUTBOX_RELAY_SERVICES).toEqual(["casefile-worker", "webhook-dispatcher"]);
+    expect(loadConfig({ OUTBOX_RELAY_SERVICES: "none" }).OUTBOX_RELAY_SERVICES).toEqual([]);
+  });
+
+  it("names a service that has no relay as a problem", () => {
+    expect(problemsOf({ OUTBOX_RELAY_SERVICES: "notifier" }).join("\n")).toMatch(/OUTBOX_RELAY_SERVICES/);
+  });
+});

@@ -14,8 +14,8 @@ import {
   type WebhookAttempt,
 } from "@esign/db";
 import { Producer, type Job } from "@esign/queue";
-import { TEST_ENCRYPTION_KEY } from "../support/api";
-import { startService, type ServiceProcess } from "../support/services";
+import { TEST_ENCRYPTION_KEY } from "./api";
+import { startService, type ServiceProcess } from "./services";
 
 /*
  * Shared by the webhook-delivery*.test.ts files (not a test itself). Each file gets a "world" of
@@ -94,7 +94,7 @@ export async function createWorld(name: string, opts: WorldOptions = {}): Promis
     REDIS_URL: redisUrl,
     OUTBOX_POLL_INTERVAL_MS: "250",
     // These suites run the dispatcher alone (no casefile-worker): it relays the outbox itself.
-    OUTBOX_RELAY_IN_DISPATCHER: "true",
+    OUTBOX_RELAY_SERVICES: "casefile-worker,webhook-dispatcher",
     ...extra,
   });
 
