@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 /*
- * One way to query (README "Architecture", packages/db/README.md): Prisma's model API for plain
+ * One way to query (docs/architecture.md, packages/db/README.md): Prisma's model API for plain
  * CRUD, and for everything else named Kysely statements in `*.sql.ts` files, typed against the
  * schema with every value bound. SQL text - raw Prisma queries, pg `query()` on a string, Kysely's
  * `sql` fragments - exists only inside packages/db, where it is reviewed.

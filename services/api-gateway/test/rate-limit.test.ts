@@ -7,7 +7,7 @@ import { freePort } from "../../../test/support/ports";
 /*
  * The abuse limits count in Redis, shared by every replica; while Redis does not answer they go on
  * counting in the process's memory, so that a limit never turns a create or a signature into a 503
- * (README "Recovery") and guessing stays bounded.
+ * (docs/operating.md, "Recovery") and guessing stays bounded.
  */
 
 const logger = createLogger({ service: "rate-limit-test", level: "error" });

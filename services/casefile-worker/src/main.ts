@@ -71,7 +71,7 @@ runService("casefile-worker", async ({ config, logger }) => {
     },
   });
 
-  // The outbox relay runs here (README "Architecture"): the events that advance case files and send
+  // The outbox relay runs here (docs/architecture.md): the events that advance case files and send
   // signing requests are relayed while webhook delivery is stopped. Replicas (and a dispatcher named
   // in OUTBOX_RELAY_SERVICES) take disjoint batches (FOR UPDATE SKIP LOCKED).
   const relay = config.OUTBOX_RELAY_SERVICES.includes("casefile-worker") ? startOutboxRelay(config, db, logger, recovery) : undefined;

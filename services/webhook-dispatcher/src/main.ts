@@ -41,7 +41,7 @@ runService("webhook-dispatcher", async ({ config, logger }) => {
   const webhooksWorker = startWorker("webhooks", { deliver: (data) => deliverWebhookJob(ctx, data) }, { ...workerOptions, concurrency: config.WEBHOOK_CONCURRENCY });
 
   const recovery = recoveryMetrics();
-  // The outbox relay runs in the casefile-worker (README "Architecture"), so that stopping webhook
+  // The outbox relay runs in the casefile-worker (docs/architecture.md), so that stopping webhook
   // delivery cannot stop signing; here only when OUTBOX_RELAY_SERVICES names it (a dispatcher without a
   // casefile-worker, or webhooks that must flow while the casefile-worker restarts).
   const relay = config.OUTBOX_RELAY_SERVICES.includes("webhook-dispatcher") ? startOutboxRelay(config, db, logger, recovery) : undefined;

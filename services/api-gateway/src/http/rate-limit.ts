@@ -37,7 +37,7 @@ const LOG_EVERY_MS = 10_000;
  * so a client that gets it right is never slowed, and one that guesses is stopped before the work.
  *
  * While Redis does not answer, the same limit is counted in this process's memory: a limit is never
- * the reason for a 503 (creates and signatures go on while Redis is away, README "Recovery"), and
+ * the reason for a 503 (creates and signatures go on while Redis is away, docs/operating.md, "Recovery"), and
  * guessing stays bounded, per replica instead of across them, until Redis is back.
  */
 export class RateLimit {

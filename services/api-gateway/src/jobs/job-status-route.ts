@@ -34,7 +34,7 @@ export function jobStatusRouter(ctx: GatewayContext): Router {
   const perMinute = ctx.config.JOB_POLL_LIMIT_PER_MINUTE;
   // Penneo: "rate limited to 20 requests per minute per submission"; and a customer's jobs together
   // are bounded too. A read of a row the pair already proves a right to: when Redis is away the poll
-  // is answered uncounted.
+  // is counted in memory (rate-limit.ts).
   const limits = abuseLimits(ctx);
 
   router.post(JOB_STATUS_PATH, async (req, res) => {
