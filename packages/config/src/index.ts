@@ -1,3 +1,3 @@
-export { loadConfig, ConfigError } from "./load-config";
+export { loadConfig, ConfigError, ZEnv } from "./load-config";
 export type { AppConfig } from "./load-config";
 export { ZOidcMethodSettings, type OidcMethodSettings } from "./identity-settings";

@@ -17,7 +17,8 @@ const zInt = (def: number, min = 0) => z.coerce.number().int().min(min).default(
  * Every setting of every service, parsed once at boot. Defaults are the development ones so that a
  * fresh machine runs with no configuration; production refuses to start without its secrets.
  */
-const ZEnv = z.object({
+/** Every setting a service reads from its environment (docs/operating.md, "Settings", lists each one). */
+export const ZEnv = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   /** Development mode (any NODE_ENV but production) on a non-loopback HOST: refused unless this is true. */
   ALLOW_DEVELOPMENT_ON_NETWORK: zBool.optional(),
