@@ -93,7 +93,8 @@ async function main(): Promise<number> {
         const after = pressureTotals();
         if (before && after) r.stalls = pressurePercent(before, after, performance.now() - s0);
         results.push(r);
-        for (const c of r.checks) ctx.log(`  ${c.pass ? "pass " : "SHORT"} ${c.label}: ${c.figure} ${c.unit} (target ${c.target})${c.note ? ` - ${c.note}` : ""}`);
+        for (const c of r.checks)
+          ctx.log(`  ${c.pass ? "pass " : "SHORT"} ${c.label}: ${c.figure} ${c.unit} (target ${c.target})${c.note ? ` - ${c.note}` : ""}`);
         ctx.log(`  (${Math.round(r.wallMs / 1000)} s${r.stalls ? `; ${stallSummary(r.stalls)}` : ""})`);
       } catch (err) {
         const message = err instanceof Error ? `${err.message}\n${err.stack ?? ""}` : String(err);
@@ -117,7 +118,12 @@ async function main(): Promise<number> {
     startedAt: startedAt.toISOString(),
     wallMs,
     runId: run.id,
-    options: { only, quick, profile: [...ctx.profile], redis: privateRedis ? `private redis-server (${privateRedis.settings})` : "shared local Redis, as configured" },
+    options: {
+      only,
+      quick,
+      profile: [...ctx.profile],
+      redis: privateRedis ? `private redis-server (${privateRedis.settings})` : "shared local Redis, as configured",
+    },
     machine: {
       cpus: os.cpus().length,
       cpuModel: os.cpus()[0]?.model ?? "",
@@ -146,7 +152,9 @@ async function main(): Promise<number> {
   ctx.log(`\nwrote ${path.relative(ROOT, path.join(outDir, `${base}.{json,md,svg}`))} in ${Math.round(wallMs / 1000)} s`);
   if (existsSync(profDir)) writeFlameGraphs(profDir, ctx.log);
   const checks = results.flatMap((r) => r.checks);
-  ctx.log(`${checks.filter((c) => c.pass).length} targets pass, ${checks.filter((c) => !c.pass).length} short${errors.length ? `, ${errors.length} scenario(s) failed to run` : ""}`);
+  ctx.log(
+    `${checks.filter((c) => c.pass).length} targets pass, ${checks.filter((c) => !c.pass).length} short${errors.length ? `, ${errors.length} scenario(s) failed to run` : ""}`,
+  );
   return errors.length > 0 ? 1 : 0;
 }
 

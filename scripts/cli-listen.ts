@@ -24,7 +24,18 @@ Known event types (or "all"):
 const MAX_BODY_BYTES = 1024 * 1024;
 const FORWARD_TIMEOUT_MS = 10_000;
 // Not passed on to --forward-to: they describe this hop, not the delivery.
-const HOP_HEADERS = new Set(["host", "connection", "keep-alive", "transfer-encoding", "content-length", "te", "trailer", "upgrade", "proxy-connection", "proxy-authorization"]);
+const HOP_HEADERS = new Set([
+  "host",
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "content-length",
+  "te",
+  "trailer",
+  "upgrade",
+  "proxy-connection",
+  "proxy-authorization",
+]);
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${line}\n`);
@@ -67,7 +78,12 @@ function parseOptions(argv: string[]): Options | "help" {
   if (!baseUrl || !clientId || !clientSecret) throw new UsageError("--base-url, --client-id and --client-secret are required");
   if (!values.events) throw new UsageError('--events is required: a comma-separated list of event types, or "all"');
   const eventTypes =
-    values.events.trim() === "all" ? [...EVENT_TYPES] : values.events.split(",").map((t) => t.trim()).filter((t) => t !== "");
+    values.events.trim() === "all"
+      ? [...EVENT_TYPES]
+      : values.events
+          .split(",")
+          .map((t) => t.trim())
+          .filter((t) => t !== "");
   if (eventTypes.length === 0) throw new UsageError("--events names no event type");
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError("--port must be a port number (0 picks a free one)");

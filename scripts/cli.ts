@@ -16,11 +16,18 @@ import { verifyFile } from "./cli-verify";
 
 const ZMethods = z
   .string()
-  .transform((s) => s.split(",").map((m) => m.trim()).filter(Boolean))
+  .transform((s) =>
+    s
+      .split(",")
+      .map((m) => m.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(ZSecureSigningMethod));
 
 /** The language of the customer's own mails (a disabled webhook subscription); `none` clears it (English). */
-const ZCustomerLanguage = z.union([z.literal("none").transform(() => null), ZLanguage], { error: () => "--language must be one of en, da, sv, nl, fr, fi, no, de, none" });
+const ZCustomerLanguage = z.union([z.literal("none").transform(() => null), ZLanguage], {
+  error: () => "--language must be one of en, da, sv, nl, fr, fi, no, de, none",
+});
 
 const USAGE = `usage:
   pnpm cli customers create --name NAME [--eboks] [--secure-methods a,b] [--language en|da|sv|nl|fr|fi|no|de] [--admin-email EMAIL]
@@ -63,7 +70,12 @@ async function main(argv: string[]): Promise<unknown> {
   });
   const config = loadConfig();
   const db = createPrisma(config.DATABASE_URL, 2);
-  const int = (v: string | undefined, flag: string) => z.coerce.number().int().positive().parse(v, { error: () => `${flag} must be a positive integer` });
+  const int = (v: string | undefined, flag: string) =>
+    z.coerce
+      .number()
+      .int()
+      .positive()
+      .parse(v, { error: () => `${flag} must be a positive integer` });
   try {
     if (noun === "customers" && verb === "create") {
       if (!values.name) throw new Error("--name is required");

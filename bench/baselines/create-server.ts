@@ -24,7 +24,10 @@ import { requireFrom } from "../support/workspace-require";
 
 const multer = requireFrom<typeof Multer>("services/api-gateway", "multer");
 const { Pool } = requireFrom<{ Pool: new (c: PoolConfig) => PgPool }>("packages/db", "pg");
-const { Worker } = requireFrom<{ Worker: new (name: string, fn: (job: Job) => Promise<unknown>, opts: WorkerOptions) => BullWorker }>("packages/queue", "bullmq");
+const { Worker } = requireFrom<{ Worker: new (name: string, fn: (job: Job) => Promise<unknown>, opts: WorkerOptions) => BullWorker }>(
+  "packages/queue",
+  "bullmq",
+);
 
 const env = (name: string): string => {
   const v = process.env[name];
@@ -91,7 +94,9 @@ app.post("/create", upload, async (req, res) => {
   try {
     const data = JSON.parse(String((req.body as { data?: string }).data)) as unknown;
     const files = (req.files as (Express.Multer.File & Stored)[]).map((f) => ({ name: f.originalname, sha256: f.sha256, size: f.size }));
-    const payloadHash = createHash("sha256").update(JSON.stringify([data, files])).digest("hex");
+    const payloadHash = createHash("sha256")
+      .update(JSON.stringify([data, files]))
+      .digest("hex");
     const id = randomUUID();
     await pool.query(
       `INSERT INTO "CreationJob" (id, "customerId", "userId", "payloadHash", payload, files, "updatedAt") VALUES ($1, $2, $3, $4, $5, $6, now())`,
@@ -109,7 +114,9 @@ if (process.env.BASELINE_WORKER === "1") {
   worker = new Worker(
     "casefile",
     async (job: Job) => {
-      await pool.query(`UPDATE "CreationJob" SET status = 'completed', "updatedAt" = now() WHERE id = $1`, [(job.data as { creationJobId: string }).creationJobId]);
+      await pool.query(`UPDATE "CreationJob" SET status = 'completed', "updatedAt" = now() WHERE id = $1`, [
+        (job.data as { creationJobId: string }).creationJobId,
+      ]);
     },
     { connection: createRedis(env("REDIS_URL"), "worker"), prefix: env("QUEUE_PREFIX"), concurrency: 4 },
   );

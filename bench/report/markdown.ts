@@ -6,7 +6,15 @@ export interface BenchReport {
   wallMs: number;
   runId: string;
   options: { only: string[]; quick: boolean; profile: string[]; redis: string };
-  machine: { cpus: number; cpuModel: string; memoryGb: number; node: string; loadAvgAtEnd: number[]; busyPercentDuringRun: number; stalledDuringRun?: PressureTotals };
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    memoryGb: number;
+    node: string;
+    loadAvgAtEnd: number[];
+    busyPercentDuringRun: number;
+    stalledDuringRun?: PressureTotals;
+  };
   scenarios: ScenarioResult[];
   errors: { scenario: string; error: string }[];
 }
@@ -23,7 +31,9 @@ export function renderMarkdown(report: BenchReport, svgFile: string): string {
     `Run \`${report.runId}\` started ${report.startedAt}, wall time ${Math.round(report.wallMs / 1000)} s${report.options.quick ? " (QUICK mode: shortened steps, not a reference run)" : ""}, ${report.options.redis}. ` +
       `Machine: ${m.cpus} x ${m.cpuModel}, ${m.memoryGb} GB, Node ${m.node}; the machine is shared: all cores were ${m.busyPercentDuringRun}% busy during the run ` +
       `(this run and everyone else's), load average at the end ${m.loadAvgAtEnd.join(" / ")}. Absolute figures drift with that load; ratios against the in-run baselines much less.` +
-      (m.stalledDuringRun ? ` Stalls over the run: ${stallSummary(m.stalledDuringRun)}; a p99 spike at low CPU with I/O stalls high is the machine's, and hits the baselines too.` : ""),
+      (m.stalledDuringRun
+        ? ` Stalls over the run: ${stallSummary(m.stalledDuringRun)}; a p99 spike at low CPU with I/O stalls high is the machine's, and hits the baselines too.`
+        : ""),
   );
   lines.push("");
   lines.push("## Targets");
@@ -32,7 +42,9 @@ export function renderMarkdown(report: BenchReport, svgFile: string): string {
   lines.push("| --- | --- | --- | --- |");
   for (const s of report.scenarios) {
     for (const c of s.checks) {
-      lines.push(`| ${cell(c.label)} | **${cell(c.figure)} ${cell(c.unit)}**${c.note ? `<br><sub>${cell(c.note)}</sub>` : ""} | ${cell(c.target)} | ${c.pass ? "pass" : "**short**"} |`);
+      lines.push(
+        `| ${cell(c.label)} | **${cell(c.figure)} ${cell(c.unit)}**${c.note ? `<br><sub>${cell(c.note)}</sub>` : ""} | ${cell(c.target)} | ${c.pass ? "pass" : "**short**"} |`,
+      );
     }
   }
   for (const e of report.errors) lines.push(`| ${cell(e.scenario)}: did not run | ${cell(e.error.split("\n")[0])} | | **error** |`);

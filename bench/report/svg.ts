@@ -31,7 +31,9 @@ export function renderSvg(results: readonly ScenarioResult[]): string {
   const groups = [...new Set(series.map((s) => s.group))];
   const height = 70 + groups.length * GROUP_GAP + series.length * ROW + 40;
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${height}" viewBox="0 0 ${W} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="12">`);
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${height}" viewBox="0 0 ${W} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="12">`,
+  );
   out.push(`<rect width="100%" height="100%" fill="#fff"/>`);
   out.push(`<text x="16" y="24" font-size="15" font-weight="bold">Latency percentiles (ms, log scale): bar to p99, ticks p50 / p90, diamond p99.9</text>`);
   const top = 44;
@@ -53,7 +55,9 @@ export function renderSvg(results: readonly ScenarioResult[]): string {
       const l = s.latency;
       const cy = y + ROW / 2;
       out.push(`<text x="${LEFT - 8}" y="${cy + 4}" text-anchor="end">${esc(s.label)}</text>`);
-      out.push(`<rect x="${x(MIN_MS)}" y="${cy - 7}" width="${Math.max(1, x(l.p99) - x(MIN_MS))}" height="14" fill="${Number.isFinite(l.p99) ? "#7aa6d6" : "#d98c8c"}"/>`);
+      out.push(
+        `<rect x="${x(MIN_MS)}" y="${cy - 7}" width="${Math.max(1, x(l.p99) - x(MIN_MS))}" height="14" fill="${Number.isFinite(l.p99) ? "#7aa6d6" : "#d98c8c"}"/>`,
+      );
       for (const [v, color] of [
         [l.p50, "#1d3f66"],
         [l.p90, "#2f5f94"],

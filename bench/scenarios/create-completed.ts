@@ -87,7 +87,9 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
     const stepMs = ctx.quick ? 3000 : 6000;
     const [sysSide, baseSide] = sides as [Side, Side];
     const log = (r: Awaited<ReturnType<typeof measure>>, who: string) =>
-      ctx.log(`  create->completed ${who} @${r.rate}/s: p50 ${r.latency.p50} p99 ${r.latency.p99} ms (http p99 ${r.http.latency.p99}), completed ${r.completed}, cpu ms/create ${JSON.stringify(r.cpuMsPerCreate)}, machine ${r.machineBusyPercent}% busy = ${r.machineCpuMsPerCreate} ms/create`);
+      ctx.log(
+        `  create->completed ${who} @${r.rate}/s: p50 ${r.latency.p50} p99 ${r.latency.p99} ms (http p99 ${r.http.latency.p99}), completed ${r.completed}, cpu ms/create ${JSON.stringify(r.cpuMsPerCreate)}, machine ${r.machineBusyPercent}% busy = ${r.machineCpuMsPerCreate} ms/create`,
+      );
     // Baseline, system, baseline: the system step waits (bounded) for its backlog, so it cannot
     // spill into the baseline step after it.
     const base1 = await measure(baseSide, RATE, stepMs, [baseline.proc]);
@@ -115,7 +117,11 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
 
     const sys = sysRun.latency;
     const base = percentiles([...base1.latencies, ...base2.latencies]);
-    const servicesCpu = (r: Awaited<ReturnType<typeof measure>>) => round(Object.values(r.cpuMsPerCreate).reduce((a, b) => a + b, 0), 1);
+    const servicesCpu = (r: Awaited<ReturnType<typeof measure>>) =>
+      round(
+        Object.values(r.cpuMsPerCreate).reduce((a, b) => a + b, 0),
+        1,
+      );
     const totalCpuPerCreate = servicesCpu(sysRun);
     // The CPU figures of the fastest step the system kept up with (at an overload the notifier's
     // backlog is still unpaid when the creation jobs have completed).
@@ -131,13 +137,28 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
         "CPU per create: /proc CPU time of each service process during the step, divided by the creates completed.",
       ],
       checks: [
-        check("completed.p99", `Create -> completed p99 @${RATE}/s`, sys.p99, "ms", `< ${P99_LIMIT_MS} ms`, sys.p99 < P99_LIMIT_MS,
-          `p50 ${sys.p50} ms; sustains ${sustained}/s with p99 < ${P99_LIMIT_MS} ms; ${kept ? `at ${kept.rate}/s the services spend ${servicesCpu(kept)} ms CPU per create and the whole machine ${kept.machineCpuMsPerCreate} ms` : `services spend ${totalCpuPerCreate} ms CPU per create`} (${RATE}/s on 2 cores leaves 20 ms for everything, PostgreSQL included); baseline p50 ${base.p50} / p99 ${base.p99} ms`),
+        check(
+          "completed.p99",
+          `Create -> completed p99 @${RATE}/s`,
+          sys.p99,
+          "ms",
+          `< ${P99_LIMIT_MS} ms`,
+          sys.p99 < P99_LIMIT_MS,
+          `p50 ${sys.p50} ms; sustains ${sustained}/s with p99 < ${P99_LIMIT_MS} ms; ${kept ? `at ${kept.rate}/s the services spend ${servicesCpu(kept)} ms CPU per create and the whole machine ${kept.machineCpuMsPerCreate} ms` : `services spend ${totalCpuPerCreate} ms CPU per create`} (${RATE}/s on 2 cores leaves 20 ms for everything, PostgreSQL included); baseline p50 ${base.p50} / p99 ${base.p99} ms`,
+        ),
       ],
       chart: [
         { group: `2. create->completed @${RATE}/s`, label: "system", latency: sys },
         { group: `2. create->completed @${RATE}/s`, label: "baseline+1-UPDATE worker", latency: base },
-        ...(probe.length > 0 ? [{ group: `2. create->completed @${RATE}/s`, label: `system @${probe[probe.length - 1]!.rate}/s (probe)`, latency: probe[probe.length - 1]!.latency }] : []),
+        ...(probe.length > 0
+          ? [
+              {
+                group: `2. create->completed @${RATE}/s`,
+                label: `system @${probe[probe.length - 1]!.rate}/s (probe)`,
+                latency: probe[probe.length - 1]!.latency,
+              },
+            ]
+          : []),
       ],
       data: {
         rate: RATE,

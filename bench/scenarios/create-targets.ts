@@ -16,7 +16,14 @@ export interface CreateTarget {
   fire(onCreated?: (jobId: string) => void): Promise<Outcome>;
 }
 
-function target(name: CreateTarget["name"], proc: BenchProcess, url: URL, headers: Record<string, string | number>, tpl: MultipartTemplate, agent: http.Agent): CreateTarget {
+function target(
+  name: CreateTarget["name"],
+  proc: BenchProcess,
+  url: URL,
+  headers: Record<string, string | number>,
+  tpl: MultipartTemplate,
+  agent: http.Agent,
+): CreateTarget {
   return {
     name,
     proc,
@@ -32,7 +39,12 @@ function target(name: CreateTarget["name"], proc: BenchProcess, url: URL, header
   };
 }
 
-export async function startGatewayTarget(ctx: BenchContext, world: World, tpl: MultipartTemplate, extraEnv: Record<string, string> = {}): Promise<CreateTarget> {
+export async function startGatewayTarget(
+  ctx: BenchContext,
+  world: World,
+  tpl: MultipartTemplate,
+  extraEnv: Record<string, string> = {},
+): Promise<CreateTarget> {
   const gateway = await startBenchService("api-gateway", {
     env: world.env(extraEnv),
     cpuProfDir: ctx.profile.has("api-gateway") ? path.join(ctx.profDir, `api-gateway-${world.name}`) : undefined,

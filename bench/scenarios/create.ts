@@ -30,7 +30,17 @@ interface Search {
   confirmed: Set<number>;
   bisections: number;
   next: number | undefined;
-  steps: { rate: number; pass: boolean; p50: number; p99: number; failed: number; failures: Record<string, number>; throughput: number; cpuPct: number; inspectMsPerCreate: number }[];
+  steps: {
+    rate: number;
+    pass: boolean;
+    p50: number;
+    p99: number;
+    failed: number;
+    failures: Record<string, number>;
+    throughput: number;
+    cpuPct: number;
+    inspectMsPerCreate: number;
+  }[];
 }
 
 const sustained = (r: OpenModelResult) => r.latency.p99 < P99_LIMIT_MS && r.failed + r.dropped + r.timedOut === 0;
@@ -48,7 +58,10 @@ async function step(t: CreateTarget, rate: number, durationMs: number) {
 
 /** The PDF inspection's cost (the gateway's child processes), median over the system's passing steps. */
 function inspectionNote(s: Search): string {
-  const per = s.steps.filter((x) => x.pass).map((x) => x.inspectMsPerCreate).sort((a, b) => a - b);
+  const per = s.steps
+    .filter((x) => x.pass)
+    .map((x) => x.inspectMsPerCreate)
+    .sort((a, b) => a - b);
   const median = per.length > 0 ? per[Math.floor(per.length / 2)] : undefined;
   return `Every upload is opened before the answer (two per create), in the gateway's PDF inspector processes: ${median === undefined ? "n/a" : `${median} ms`} of their CPU per create (median of the passing steps), counted in neither side's cpu % but in the ratio's machine.`;
 }
@@ -81,9 +94,21 @@ export async function createScenario(ctx: BenchContext): Promise<ScenarioResult>
         if (rate === undefined) continue;
         const { r, cpuPct, inspectMsPerCreate } = await step(s.target, rate, stepMs);
         const pass = sustained(r);
-        s.steps.push({ rate, pass, p50: r.latency.p50, p99: r.latency.p99, failed: r.failed + r.dropped + r.timedOut, failures: r.failures, throughput: r.throughput, cpuPct, inspectMsPerCreate });
+        s.steps.push({
+          rate,
+          pass,
+          p50: r.latency.p50,
+          p99: r.latency.p99,
+          failed: r.failed + r.dropped + r.timedOut,
+          failures: r.failures,
+          throughput: r.throughput,
+          cpuPct,
+          inspectMsPerCreate,
+        });
         const inspect = s.target.name === "system" ? `, PDF inspection ${inspectMsPerCreate} ms CPU/create` : "";
-        ctx.log(`  create ${s.target.name} @${rate}/s: p50 ${r.latency.p50} p99 ${r.latency.p99} ms, failed ${r.failed + r.dropped + r.timedOut}${r.failed + r.dropped + r.timedOut ? ` ${JSON.stringify(r.failures)}` : ""}, cpu ${cpuPct}%${inspect} -> ${pass ? "pass" : "miss"}`);
+        ctx.log(
+          `  create ${s.target.name} @${rate}/s: p50 ${r.latency.p50} p99 ${r.latency.p99} ms, failed ${r.failed + r.dropped + r.timedOut}${r.failed + r.dropped + r.timedOut ? ` ${JSON.stringify(r.failures)}` : ""}, cpu ${cpuPct}%${inspect} -> ${pass ? "pass" : "miss"}`,
+        );
         if (pass) {
           s.lastPass = Math.max(s.lastPass, rate);
         } else if (!s.confirmed.has(rate)) {
@@ -113,7 +138,17 @@ export async function createScenario(ctx: BenchContext): Promise<ScenarioResult>
         if (rate === undefined || rate > MAX_RATE) continue;
         const { r, cpuPct, inspectMsPerCreate } = await step(s.target, rate, stepMs);
         const pass = sustained(r);
-        s.steps.push({ rate, pass, p50: r.latency.p50, p99: r.latency.p99, failed: r.failed + r.dropped + r.timedOut, failures: r.failures, throughput: r.throughput, cpuPct, inspectMsPerCreate });
+        s.steps.push({
+          rate,
+          pass,
+          p50: r.latency.p50,
+          p99: r.latency.p99,
+          failed: r.failed + r.dropped + r.timedOut,
+          failures: r.failures,
+          throughput: r.throughput,
+          cpuPct,
+          inspectMsPerCreate,
+        });
         ctx.log(`  create ${s.target.name} @${rate}/s (recheck): p50 ${r.latency.p50} p99 ${r.latency.p99} ms, cpu ${cpuPct}% -> ${pass ? "pass" : "miss"}`);
         if (pass) s.lastPass = Math.max(s.lastPass, rate);
         await pause();
@@ -150,8 +185,15 @@ export async function createScenario(ctx: BenchContext): Promise<ScenarioResult>
         "Every request uploads two different 100 KB PDFs (fresh nonce per file, so content addressing cannot deduplicate).",
       ],
       checks: [
-        check("create.ratio", "Create throughput vs baseline (max rate with p99 < 100 ms)", ratio, "x", ">= 0.8 x baseline", ratio >= 0.8,
-          `system ${sysSearch.lastPass}/s, baseline ${baseSearch.lastPass}/s`),
+        check(
+          "create.ratio",
+          "Create throughput vs baseline (max rate with p99 < 100 ms)",
+          ratio,
+          "x",
+          ">= 0.8 x baseline",
+          ratio >= 0.8,
+          `system ${sysSearch.lastPass}/s, baseline ${baseSearch.lastPass}/s`,
+        ),
       ],
       chart: [
         { group: "1. create @50% of max", label: `system @${half(sysSearch)}/s`, latency: sysHalf },
@@ -159,7 +201,10 @@ export async function createScenario(ctx: BenchContext): Promise<ScenarioResult>
       ],
       data: {
         maxSustained: { system: sysSearch.lastPass, baseline: baseSearch.lastPass, ratio: round(ratio, 3) },
-        atHalf: { system: { rate: half(sysSearch), latency: sysHalf, runs: halfRuns.system!.map(summarize) }, baseline: { rate: half(baseSearch), latency: baseHalf, runs: halfRuns.baseline!.map(summarize) } },
+        atHalf: {
+          system: { rate: half(sysSearch), latency: sysHalf, runs: halfRuns.system!.map(summarize) },
+          baseline: { rate: half(baseSearch), latency: baseHalf, runs: halfRuns.baseline!.map(summarize) },
+        },
         steps: { system: sysSearch.steps, baseline: baseSearch.steps },
       },
       notes: [inspectionNote(sysSearch)],

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { buildEventBody } from "@esign/webhooks";
 import { runOpenModel } from "../load/open-model";
-import { BENCH_EVENT_TYPE, createSubscriptions, EventEmitter, type BenchSubscription } from "../support/events";
+import { createSubscriptions, EventEmitter, type BenchSubscription } from "../support/events";
 import { GotLoop } from "../support/got-baseline";
 import { cpuMs, machineCpu } from "../support/proc";
 import { Receiver, type ReceiverDump } from "../support/receiver";
@@ -211,12 +211,16 @@ export async function dispatchScenario(ctx: BenchContext): Promise<ScenarioResul
       if (who === "system") {
         const r = await systemBurst(burstEvents);
         bursts.system.push(r);
-        ctx.log(`  dispatch burst system: ${r.deliveries}/${r.expected} in ${r.seconds} s = ${r.perSecond}/s (dispatcher cpu ${r.dispatcherCpuPercent}%, ${r.cpuMsPerDelivery} ms/delivery)`);
+        ctx.log(
+          `  dispatch burst system: ${r.deliveries}/${r.expected} in ${r.seconds} s = ${r.perSecond}/s (dispatcher cpu ${r.dispatcherCpuPercent}%, ${r.cpuMsPerDelivery} ms/delivery)`,
+        );
       } else {
         const ids = bursts.system[0]?.ids ?? warm.ids;
         const r = await baselineBurst(await bodiesOf(ids));
         bursts.baseline.push(r);
-        ctx.log(`  dispatch burst baseline: ${r.deliveries}/${r.expected} in ${r.seconds} s = ${r.perSecond}/s (got loop ${r.cpuMsPerDelivery} ms cpu/delivery)`);
+        ctx.log(
+          `  dispatch burst baseline: ${r.deliveries}/${r.expected} in ${r.seconds} s = ${r.perSecond}/s (got loop ${r.cpuMsPerDelivery} ms cpu/delivery)`,
+        );
       }
       await new Promise((r) => setTimeout(r, 500));
     }
@@ -227,22 +231,30 @@ export async function dispatchScenario(ctx: BenchContext): Promise<ScenarioResul
     const durationMs = ctx.quick ? 3000 : 6000;
     const bodies = await bodiesOf(bursts.system[0]!.ids);
     const baseLat = await baselineAtRate(bodies, LATENCY_RATE * SUBSCRIPTIONS, durationMs);
-    ctx.log(`  baseline @${LATENCY_RATE * SUBSCRIPTIONS} deliveries/s: p50 ${baseLat.intendedToReceiver.p50} p99 ${baseLat.intendedToReceiver.p99} ms (got loop cpu ${baseLat.gotLoopCpuPercent}%, machine ${baseLat.machineBusyPercent}% busy)`);
+    ctx.log(
+      `  baseline @${LATENCY_RATE * SUBSCRIPTIONS} deliveries/s: p50 ${baseLat.intendedToReceiver.p50} p99 ${baseLat.intendedToReceiver.p99} ms (got loop cpu ${baseLat.gotLoopCpuPercent}%, machine ${baseLat.machineBusyPercent}% busy)`,
+    );
     // Context: the highest of a few rates at which the dispatcher keeps p99 under the limit (stops
     // at the first miss, whose backlog drains before the next step).
     const probe: Awaited<ReturnType<typeof systemAtRate>>[] = [];
     for (const rate of PROBE_RATES) {
       const step = await systemAtRate(rate, ctx.quick ? 2000 : 4000, 30_000);
       probe.push(step);
-      ctx.log(`  dispatch @${rate} events/s: commit->receiver p50 ${step.commitToReceiver.p50} p99 ${step.commitToReceiver.p99} ms, undelivered ${step.missing}, dispatcher cpu ${step.dispatcherCpuPercent}%, machine ${step.machineBusyPercent}% busy`);
+      ctx.log(
+        `  dispatch @${rate} events/s: commit->receiver p50 ${step.commitToReceiver.p50} p99 ${step.commitToReceiver.p99} ms, undelivered ${step.missing}, dispatcher cpu ${step.dispatcherCpuPercent}%, machine ${step.machineBusyPercent}% busy`,
+      );
       if (step.commitToReceiver.p99 >= P99_LIMIT_MS || step.missing > 0) break;
     }
     const low = probe[0]!;
     const sustained = probe.filter((step) => step.commitToReceiver.p99 < P99_LIMIT_MS && step.missing === 0).at(-1);
     // Last: if the dispatcher cannot keep up, its backlog must not spill into another measurement.
     const lat = await systemAtRate(LATENCY_RATE, durationMs, 20_000);
-    ctx.log(`  dispatch @${LATENCY_RATE} events/s: commit->receiver p50 ${lat.commitToReceiver.p50} p99 ${lat.commitToReceiver.p99} ms, undelivered ${lat.missing}, dispatcher cpu ${lat.dispatcherCpuPercent}%, receiver cpu ${lat.receiverCpuPercent}%, machine ${lat.machineBusyPercent}% busy`);
-    ctx.log(`    stages: commit->relayed p50 ${lat.stages.commitToRelayed.p50} p99 ${lat.stages.commitToRelayed.p99} ms; commit->fanned out p50 ${lat.stages.commitToFannedOut.p50} p99 ${lat.stages.commitToFannedOut.p99} ms`);
+    ctx.log(
+      `  dispatch @${LATENCY_RATE} events/s: commit->receiver p50 ${lat.commitToReceiver.p50} p99 ${lat.commitToReceiver.p99} ms, undelivered ${lat.missing}, dispatcher cpu ${lat.dispatcherCpuPercent}%, receiver cpu ${lat.receiverCpuPercent}%, machine ${lat.machineBusyPercent}% busy`,
+    );
+    ctx.log(
+      `    stages: commit->relayed p50 ${lat.stages.commitToRelayed.p50} p99 ${lat.stages.commitToRelayed.p99} ms; commit->fanned out p50 ${lat.stages.commitToFannedOut.p50} p99 ${lat.stages.commitToFannedOut.p99} ms`,
+    );
 
     const p99: Percentiles = lat.commitToReceiver;
     return {
@@ -257,11 +269,28 @@ export async function dispatchScenario(ctx: BenchContext): Promise<ScenarioResul
         `Before it, a probe at ${PROBE_RATES.join(", ")} events/s (${ctx.quick ? 2 : 4} s each, up to the first p99 >= ${P99_LIMIT_MS} ms) for the highest rate the dispatcher sustains within the limit.`,
       ],
       checks: [
-        check("dispatch.ratio", "Dispatch throughput vs got baseline", ratio, "x", ">= 0.6 x baseline", ratio >= 0.6, `system ${sysRate}/s, baseline ${baseRate}/s`),
+        check(
+          "dispatch.ratio",
+          "Dispatch throughput vs got baseline",
+          ratio,
+          "x",
+          ">= 0.6 x baseline",
+          ratio >= 0.6,
+          `system ${sysRate}/s, baseline ${baseRate}/s`,
+        ),
         check("dispatch.rate", "Dispatch throughput", sysRate, "deliveries/s", ">= 1500 deliveries/s", sysRate >= 1500),
-        check("dispatch.p99", `Event commit -> receiver p99 @${LATENCY_RATE} events/s`, p99.p99, "ms", `< ${P99_LIMIT_MS} ms`, p99.p99 < P99_LIMIT_MS,
+        check(
+          "dispatch.p99",
+          `Event commit -> receiver p99 @${LATENCY_RATE} events/s`,
+          p99.p99,
+          "ms",
+          `< ${P99_LIMIT_MS} ms`,
+          p99.p99 < P99_LIMIT_MS,
           `p50 ${p99.p50} ms; ${lat.missing} undelivered; baseline p99 ${baseLat.intendedToReceiver.p99} ms; ` +
-            (sustained ? `p99 < ${P99_LIMIT_MS} ms up to ${sustained.rate} events/s (p99 ${sustained.commitToReceiver.p99} ms) of ${PROBE_RATES.join("/")}` : `p99 >= ${P99_LIMIT_MS} ms already at ${CONTEXT_RATE} events/s`)),
+            (sustained
+              ? `p99 < ${P99_LIMIT_MS} ms up to ${sustained.rate} events/s (p99 ${sustained.commitToReceiver.p99} ms) of ${PROBE_RATES.join("/")}`
+              : `p99 >= ${P99_LIMIT_MS} ms already at ${CONTEXT_RATE} events/s`),
+        ),
       ],
       chart: [
         { group: `3. event -> receiver @${LATENCY_RATE} ev/s`, label: "system (commit -> receiver)", latency: lat.commitToReceiver },
@@ -269,11 +298,17 @@ export async function dispatchScenario(ctx: BenchContext): Promise<ScenarioResul
         { group: `3. event -> receiver @${LATENCY_RATE} ev/s`, label: `system @${CONTEXT_RATE} ev/s`, latency: low.commitToReceiver },
       ],
       data: {
-        throughput: { system: sysRate, baseline: baseRate, ratio: round(ratio, 3), bursts: { system: bursts.system.map(({ ids: _i, ...b }) => b), baseline: bursts.baseline } },
+        throughput: {
+          system: sysRate,
+          baseline: baseRate,
+          ratio: round(ratio, 3),
+          bursts: { system: bursts.system.map(({ ids: _i, ...b }) => b), baseline: bursts.baseline },
+        },
         latency: { atTarget: lat, baseline: baseLat, probe, sustainedEventsPerSecond: sustained?.rate ?? null },
         signaturesVerified: verified,
       },
-      notes: verified.failed > 0 ? [`${verified.failed} deliveries failed signature verification`] : [`all ${verified.ok} deliveries passed signature verification`],
+      notes:
+        verified.failed > 0 ? [`${verified.failed} deliveries failed signature verification`] : [`all ${verified.ok} deliveries passed signature verification`],
       wallMs: Math.round(performance.now() - started),
     };
   } finally {

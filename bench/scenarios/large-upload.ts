@@ -83,7 +83,9 @@ export async function largeUploadScenario(ctx: BenchContext): Promise<ScenarioRe
     const small1 = await upload(system.proc, sysUrl, sysHeaders, small);
     const big1 = await upload(system.proc, sysUrl, sysHeaders, big);
     const baseBig = await upload(baseline.proc, baseUrl, {}, big);
-    ctx.log(`  upload: gateway idle ${big1.idleRssMb} MB, peak ${big1.peakRssMb} MB with 50 MB (x${big1.ratio}; 5 MB: x${small1.ratio}); baseline x${baseBig.ratio}; status ${big1.status}`);
+    ctx.log(
+      `  upload: gateway idle ${big1.idleRssMb} MB, peak ${big1.peakRssMb} MB with 50 MB (x${big1.ratio}; 5 MB: x${small1.ratio}); baseline x${baseBig.ratio}; status ${big1.status}`,
+    );
     const ok = big1.status === 200;
     return {
       id: "upload",
@@ -94,8 +96,15 @@ export async function largeUploadScenario(ctx: BenchContext): Promise<ScenarioRe
         "Reference: the baseline server (multer streaming to disk) with the same 50 MB upload.",
       ],
       checks: [
-        check("upload.rss", "Gateway peak RSS / idle RSS, 50 MB upload", ok ? big1.ratio : NaN, "x", "< 1.5 x idle", ok && big1.ratio < 1.5,
-          `idle ${big1.idleRssMb} MB, peak ${big1.peakRssMb} MB (+${big1.growthMb} MB for 50 MB, +${small1.growthMb} MB for 5 MB), answered ${big1.status} in ${big1.uploadMs} ms; baseline x${baseBig.ratio}`),
+        check(
+          "upload.rss",
+          "Gateway peak RSS / idle RSS, 50 MB upload",
+          ok ? big1.ratio : NaN,
+          "x",
+          "< 1.5 x idle",
+          ok && big1.ratio < 1.5,
+          `idle ${big1.idleRssMb} MB, peak ${big1.peakRssMb} MB (+${big1.growthMb} MB for 50 MB, +${small1.growthMb} MB for 5 MB), answered ${big1.status} in ${big1.uploadMs} ms; baseline x${baseBig.ratio}`,
+        ),
       ],
       chart: [],
       data: { system: { small: small1, big: big1 }, baseline: { big: baseBig }, bytes: { big: BIG, small: SMALL } },

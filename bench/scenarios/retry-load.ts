@@ -91,7 +91,14 @@ export async function retryLoadScenario(ctx: BenchContext): Promise<ScenarioResu
       Array.from({ length: n }, (_, i) => ({ path: `/r/${i}`, url: receiver.url(`/r/${i}`) })),
     );
     const event = await db.event.create({
-      data: { id: randomUUID(), customerId: customer.customerId, topic: "casefile", eventType: BENCH_EVENT_TYPE, payload: { id: 1, status: 7 }, relayedAt: new Date() },
+      data: {
+        id: randomUUID(),
+        customerId: customer.customerId,
+        topic: "casefile",
+        eventType: BENCH_EVENT_TYPE,
+        payload: { id: 1, status: 7 },
+        relayedAt: new Date(),
+      },
     });
     const sql = openSql(world.databaseUrl, 2);
     const deliveries = subs.map((sub) => ({ id: randomUUID(), sub, due: 0 }));
@@ -113,11 +120,13 @@ export async function retryLoadScenario(ctx: BenchContext): Promise<ScenarioResu
     }
     // Due times are fixed only now, so that slow seeding cannot eat the quiet window before them.
     const firstDue = Date.now() + (ctx.quick ? 12_000 : 16_000);
-    deliveries.forEach((d, i) => (d.due = firstDue + Math.round((i * 1000) / RETRY_RATE)));
-    await sql.query(
-      `UPDATE "WebhookDelivery" d SET "nextAttemptAt" = v.due FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, due) WHERE d.id = v.id`,
-      [deliveries.map((d) => d.id), deliveries.map((d) => new Date(d.due))],
-    );
+    deliveries.forEach((d, i) => {
+      d.due = firstDue + Math.round((i * 1000) / RETRY_RATE);
+    });
+    await sql.query(`UPDATE "WebhookDelivery" d SET "nextAttemptAt" = v.due FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, due) WHERE d.id = v.id`, [
+      deliveries.map((d) => d.id),
+      deliveries.map((d) => new Date(d.due)),
+    ]);
     await sql.end();
     const memEmpty = await queueMemory(redis, world.queuePrefix, "webhooks");
     for (let i = 0; i < deliveries.length; i += 500) {
@@ -132,7 +141,9 @@ export async function retryLoadScenario(ctx: BenchContext): Promise<ScenarioResu
     await new Promise((r) => setTimeout(r, 2000));
     const idle1Ms = firstDue - Date.now() - 1000;
     const idle1 = idle1Ms >= 3000 ? await cpuPercentOver(dispatcher.pid, idle1Ms) : undefined;
-    ctx.log(`  retry: dispatcher cpu while ${n} retries wait (seeded): ${idle1 ? `${idle1.percent}% over ${idle1.wallMs} ms ${JSON.stringify(idle1.byThread)}` : "window too short"}`);
+    ctx.log(
+      `  retry: dispatcher cpu while ${n} retries wait (seeded): ${idle1 ? `${idle1.percent}% over ${idle1.wallMs} ms ${JSON.stringify(idle1.byThread)}` : "window too short"}`,
+    );
 
     // --- wave 1: the seeded 6th attempts.
     const wave1Due = new Map(deliveries.map((d) => [d.sub.path, d.due]));
@@ -151,7 +162,9 @@ export async function retryLoadScenario(ctx: BenchContext): Promise<ScenarioResu
       rows = await db.webhookDelivery.findMany({ where: { eventId: event.id }, select: { subscriptionId: true, nextAttemptAt: true, attempts: true } });
     } while (rows.some((r) => r.attempts < SEEDED_ATTEMPTS + 1) && Date.now() < deadline);
     const pathBySub = new Map(subs.map((s) => [s.id, s.path]));
-    const wave2Due = new Map(rows.filter((r) => r.nextAttemptAt && r.attempts === SEEDED_ATTEMPTS + 1).map((r) => [pathBySub.get(r.subscriptionId)!, r.nextAttemptAt!.getTime()]));
+    const wave2Due = new Map(
+      rows.filter((r) => r.nextAttemptAt && r.attempts === SEEDED_ATTEMPTS + 1).map((r) => [pathBySub.get(r.subscriptionId)!, r.nextAttemptAt!.getTime()]),
+    );
     const firstDue2 = Math.min(...wave2Due.values());
     const lastDue2 = Math.max(...wave2Due.values());
 
@@ -160,11 +173,15 @@ export async function retryLoadScenario(ctx: BenchContext): Promise<ScenarioResu
     const pendingHash = await delayedJobHashBytes(redis, world.queuePrefix, "webhooks");
     const pending = memPending.delayedCount;
     const mem = memorySummary(memPending, pending, pendingHash);
-    ctx.log(`  retry: ${pending} pending retries, ${mem.bytesPerPendingRetry} B each in total (${mem.marginalBytesPerPendingRetry} B marginal: job hash + delayed entry)`);
+    ctx.log(
+      `  retry: ${pending} pending retries, ${mem.bytesPerPendingRetry} B each in total (${mem.marginalBytesPerPendingRetry} B marginal: job hash + delayed entry)`,
+    );
     await new Promise((r) => setTimeout(r, 1000));
     const idle2Ms = firstDue2 - Date.now() - 1000;
     const idle2 = idle2Ms >= 3000 ? await cpuPercentOver(dispatcher.pid, idle2Ms) : undefined;
-    ctx.log(`  retry: dispatcher cpu while retries wait (between waves): ${idle2 ? `${idle2.percent}% over ${idle2.wallMs} ms ${JSON.stringify(idle2.byThread)}` : "window too short"}`);
+    ctx.log(
+      `  retry: dispatcher cpu while retries wait (between waves): ${idle2 ? `${idle2.percent}% over ${idle2.wallMs} ms ${JSON.stringify(idle2.byThread)}` : "window too short"}`,
+    );
 
     // --- wave 2: the 7th attempts, timed by the dispatcher's own ladder.
     await new Promise((r) => setTimeout(r, Math.max(0, lastDue2 - Date.now())));
@@ -190,10 +207,33 @@ export async function retryLoadScenario(ctx: BenchContext): Promise<ScenarioResu
         "CPU: /proc/<pid>/stat of the dispatcher over the quiet windows (seeded wait, and between the waves).",
       ],
       checks: [
-        check("retry.memory", "Redis memory per pending retry (its job hash + delayed-set entry)", mem.marginalBytesPerPendingRetry, "B", "<= 1024 B", mem.marginalBytesPerPendingRetry <= 1024,
-          `job hash ${mem.jobHashBytesAvg} B + delayed entry ${mem.delayedZsetBytesPerEntry} B; whole queue / pending ${mem.bytesPerPendingRetry} B, incl. capped overheads: event stream ${mem.eventStreamEntries} entries = ${round((mem.byKey.events ?? 0) / 1024)} KB, ${mem.retainedCompletedJobs} retained completed jobs`),
-        check("retry.firing", "Retry firing error p99 (dispatcher-scheduled wave)", p2.p99, "ms", "< 100 ms", p2.p99 < 100, `p50 ${p2.p50} ms; seeded wave p99 ${p1.p99} ms`),
-        check("retry.idle-cpu", "Dispatcher CPU while retries wait", idleCpu, "%", "< 2 %", windows.length > 0 && idleCpu < 2, `seeded wait ${idle1?.percent ?? "n/a"}%, between waves ${idle2?.percent ?? "n/a"}%`),
+        check(
+          "retry.memory",
+          "Redis memory per pending retry (its job hash + delayed-set entry)",
+          mem.marginalBytesPerPendingRetry,
+          "B",
+          "<= 1024 B",
+          mem.marginalBytesPerPendingRetry <= 1024,
+          `job hash ${mem.jobHashBytesAvg} B + delayed entry ${mem.delayedZsetBytesPerEntry} B; whole queue / pending ${mem.bytesPerPendingRetry} B, incl. capped overheads: event stream ${mem.eventStreamEntries} entries = ${round((mem.byKey.events ?? 0) / 1024)} KB, ${mem.retainedCompletedJobs} retained completed jobs`,
+        ),
+        check(
+          "retry.firing",
+          "Retry firing error p99 (dispatcher-scheduled wave)",
+          p2.p99,
+          "ms",
+          "< 100 ms",
+          p2.p99 < 100,
+          `p50 ${p2.p50} ms; seeded wave p99 ${p1.p99} ms`,
+        ),
+        check(
+          "retry.idle-cpu",
+          "Dispatcher CPU while retries wait",
+          idleCpu,
+          "%",
+          "< 2 %",
+          windows.length > 0 && idleCpu < 2,
+          `seeded wait ${idle1?.percent ?? "n/a"}%, between waves ${idle2?.percent ?? "n/a"}%`,
+        ),
       ],
       chart: [
         { group: "4. retry firing error", label: "wave 2 (dispatcher-scheduled)", latency: p2 },
@@ -210,7 +250,13 @@ export async function retryLoadScenario(ctx: BenchContext): Promise<ScenarioResu
         },
         idleCpu: { seededWait: idle1, betweenWaves: idle2 },
         wave1: { fired: dump1.at.length, unmatched: fe1.unmatched, firingError: p1, spreadSeconds: round((lastDue1 - firstDue) / 1000, 1) },
-        wave2: { fired: dump2.at.length, expected: wave2Due.size, unmatched: fe2.unmatched, firingError: p2, spreadSeconds: round((lastDue2 - firstDue2) / 1000, 1) },
+        wave2: {
+          fired: dump2.at.length,
+          expected: wave2Due.size,
+          unmatched: fe2.unmatched,
+          firingError: p2,
+          spreadSeconds: round((lastDue2 - firstDue2) / 1000, 1),
+        },
       },
       notes: [],
       wallMs: Math.round(performance.now() - started),

@@ -65,7 +65,14 @@ export async function createSubscriptions(
       await sql.query(
         `INSERT INTO "WebhookSubscription" (id, "customerId", "createdByUserId", endpoint, "eventTypes", "secretEnc", "updatedAt")
          SELECT id, $1, $2, endpoint, ARRAY[$3::text], "secretEnc", now() FROM unnest($4::uuid[], $5::text[], $6::text[]) AS t(id, endpoint, "secretEnc")`,
-        [customer.customerId, customer.userId, BENCH_EVENT_TYPE, chunk.map((s) => s.id), chunk.map((s) => s.url), chunk.map((s) => encryptSecret(s.secret, encryptionKey))],
+        [
+          customer.customerId,
+          customer.userId,
+          BENCH_EVENT_TYPE,
+          chunk.map((s) => s.id),
+          chunk.map((s) => s.url),
+          chunk.map((s) => encryptSecret(s.secret, encryptionKey)),
+        ],
       );
     }
   } finally {

@@ -19,15 +19,12 @@ export function post(
   timeoutMs = 30_000,
 ): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
-    const req = http.request(
-      { agent, method: "POST", hostname: url.hostname, port: url.port, path: url.pathname + url.search, headers },
-      (res) => {
-        const parts: Buffer[] = [];
-        res.on("data", (c: Buffer) => parts.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString("utf8") }));
-        res.on("error", reject);
-      },
-    );
+    const req = http.request({ agent, method: "POST", hostname: url.hostname, port: url.port, path: url.pathname + url.search, headers }, (res) => {
+      const parts: Buffer[] = [];
+      res.on("data", (c: Buffer) => parts.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString("utf8") }));
+      res.on("error", reject);
+    });
     req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error("client timeout"), { code: "ETIMEDOUT" })));
     req.on("error", reject);
     if (Array.isArray(chunks)) {

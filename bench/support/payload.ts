@@ -11,9 +11,23 @@ export function createPayload() {
       language: "en",
       reference: "bench",
       signers: [
-        { name: "Alice Andersen", email: "alice@example.com", role: "Employee", signOrder: 0, enableInsecureSigning: true, insecureSigningMethods: ["text", "draw"] },
+        {
+          name: "Alice Andersen",
+          email: "alice@example.com",
+          role: "Employee",
+          signOrder: 0,
+          enableInsecureSigning: true,
+          insecureSigningMethods: ["text", "draw"],
+        },
         { name: "Bob Berg", email: "bob@example.com", role: "Manager", signOrder: 0, enableInsecureSigning: true, insecureSigningMethods: ["text"] },
-        { name: "Carla Christensen", email: "carla@example.com", role: "Director", signOrder: 1, enableInsecureSigning: true, insecureSigningMethods: ["text"] },
+        {
+          name: "Carla Christensen",
+          email: "carla@example.com",
+          role: "Director",
+          signOrder: 1,
+          enableInsecureSigning: true,
+          insecureSigningMethods: ["text"],
+        },
       ],
       documents: [
         { title: "Contract", name: "contract.pdf", roles: ["Employee", "Manager", "Director"] },

@@ -31,7 +31,9 @@ export function buildPdf(title: string, size: number): NoncePdf {
   const overhead = 700;
   const padBytes = Math.max(0, size - overhead - text.length - nonceLine.length);
   // Random (incompressible, like real scanned documents) comment lines of 100 bytes.
-  const filler = randomBytes(Math.ceil(padBytes * 0.76) + 200).toString("base64").replace(/[^A-Za-z0-9]/g, "x");
+  const filler = randomBytes(Math.ceil(padBytes * 0.76) + 200)
+    .toString("base64")
+    .replace(/[^A-Za-z0-9]/g, "x");
   const lines: string[] = [];
   for (let i = 0; i + 100 <= padBytes; i += 100) lines.push(`% ${filler.slice(i, i + 97)}\n`);
   const content = text + nonceLine + lines.join("");

@@ -77,7 +77,10 @@ export function resetPeakRss(pid: number): boolean {
  * Samples a process's CPU use over a window: share of one core, in percent, and the same per thread
  * name (the JS thread is the process's own name, e.g. "node"; V8's helpers are "V8 DefaultWorke").
  */
-export async function cpuPercentOver(pid: number, windowMs: number): Promise<{ percent: number; cpuMs: number; wallMs: number; byThread: Record<string, number> }> {
+export async function cpuPercentOver(
+  pid: number,
+  windowMs: number,
+): Promise<{ percent: number; cpuMs: number; wallMs: number; byThread: Record<string, number> }> {
   const c0 = cpuMs(pid);
   const th0 = threadCpuMs(pid);
   const t0 = performance.now();

@@ -34,7 +34,15 @@ export async function queueMemory(redis: Redis, prefix: string, queue: string): 
     const res = (await p.exec()) ?? [];
     for (const [, v] of res) sizes.push(Number(v ?? 0));
   }
-  const result: QueueMemory = { keys: keys.length, totalBytes: 0, jobHashes: { count: 0, bytes: 0 }, byKey: {}, delayedCount: 0, completedCount: 0, streamEntries: 0 };
+  const result: QueueMemory = {
+    keys: keys.length,
+    totalBytes: 0,
+    jobHashes: { count: 0, bytes: 0 },
+    byKey: {},
+    delayedCount: 0,
+    completedCount: 0,
+    streamEntries: 0,
+  };
   keys.forEach((k, i) => {
     const size = sizes[i] ?? 0;
     result.totalBytes += size;

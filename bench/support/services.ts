@@ -119,7 +119,14 @@ function spawnLogged(name: string, port: number, args: string[], env: Record<str
 export async function startBenchService(name: ServiceName, opts: SpawnOptions): Promise<BenchProcess> {
   const port = await freePort();
   const portEnv: Record<string, string> = name === "api-gateway" ? { PORT: String(port) } : { HEALTH_PORT: String(port) };
-  const proc = spawnLogged(name, port, nodeArgs(path.join(REPO_ROOT, "services", name, "src/main.ts"), opts.cpuProfDir), { ...opts.env, ...portEnv }, opts, false);
+  const proc = spawnLogged(
+    name,
+    port,
+    nodeArgs(path.join(REPO_ROOT, "services", name, "src/main.ts"), opts.cpuProfDir),
+    { ...opts.env, ...portEnv },
+    opts,
+    false,
+  );
   await proc.waitReady();
   return proc;
 }

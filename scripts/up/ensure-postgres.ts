@@ -116,7 +116,10 @@ export async function ensurePostgres(databaseUrl: string, repoRoot: string): Pro
   step(`checking ${target.label}`);
   if (!(await canConnect(target.host, target.port))) {
     if (!isLocalHost(target.host)) {
-      throw new UpError(`${target.label} does not answer, and it is not on this machine, so up cannot start it.`, "Start that server, or point DATABASE_URL at a reachable one.");
+      throw new UpError(
+        `${target.label} does not answer, and it is not on this machine, so up cannot start it.`,
+        "Start that server, or point DATABASE_URL at a reachable one.",
+      );
     }
     await startPostgres(target, repoRoot);
   }

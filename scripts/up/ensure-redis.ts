@@ -87,7 +87,10 @@ export async function ensureRedis(redisUrl: string, repoRoot: string): Promise<v
   let startedHere = false;
   if (!(await canConnect(target.host, target.port))) {
     if (!isLocalHost(target.host)) {
-      throw new UpError(`${target.label} does not answer, and it is not on this machine, so up cannot start it.`, "Start that Redis, or point REDIS_URL at a reachable one.");
+      throw new UpError(
+        `${target.label} does not answer, and it is not on this machine, so up cannot start it.`,
+        "Start that Redis, or point REDIS_URL at a reachable one.",
+      );
     }
     await startRedis(target, repoRoot);
     startedHere = true;

@@ -147,7 +147,9 @@ export function supervise(specs: ServiceSpec[], repoRoot: string, policy: Restar
       return;
     }
     const delay = Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** Math.max(0, r.quickExits - 1));
-    fail(`${r.spec.name} exited unexpectedly (${describeExit(code, signal)}) after ${(ranMs / 1000).toFixed(1)} s; restarting in ${(delay / 1000).toFixed(1)} s`);
+    fail(
+      `${r.spec.name} exited unexpectedly (${describeExit(code, signal)}) after ${(ranMs / 1000).toFixed(1)} s; restarting in ${(delay / 1000).toFixed(1)} s`,
+    );
     r.restartTimer = setTimeout(() => restart(r), delay);
   };
 

@@ -136,7 +136,9 @@ describe("the printed credentials against a running gateway", () => {
   it("obtain a token with the api_keys grant", async () => {
     const rawNonce = randomBytes(16);
     const createdAt = new Date().toISOString();
-    const digest = createHash("sha1").update(Buffer.concat([rawNonce, Buffer.from(createdAt), Buffer.from(printed.apiSecret)])).digest("base64");
+    const digest = createHash("sha1")
+      .update(Buffer.concat([rawNonce, Buffer.from(createdAt), Buffer.from(printed.apiSecret)]))
+      .digest("base64");
     const res = await token({
       grant_type: "api_keys",
       client_id: printed.clientId,

@@ -278,7 +278,14 @@ describe("POST /oauth/token, api_keys", () => {
 
 describe("POST /oauth/token, refresh_token (sdk-php's RefreshTokenMiddleware)", () => {
   const refresh = (creds: CustomerCredentials, token: string, extra: Record<string, string> = {}) =>
-    tokenRequest({ grant_type: "refresh_token", refresh_token: token, client_id: creds.clientId, client_secret: creds.clientSecret, redirect_uri: "http://localhost/cb", ...extra });
+    tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: token,
+      client_id: creds.clientId,
+      client_secret: creds.clientSecret,
+      redirect_uri: "http://localhost/cb",
+      ...extra,
+    });
 
   it("exchanges a refresh token for a new pair; the new access token works", async () => {
     const first = await tokenRequest(apiKeysGrant(a));
@@ -312,12 +319,15 @@ describe("POST /oauth/token, refresh_token (sdk-php's RefreshTokenMiddleware)", 
     expect(wrongSecret.status).toBe(401);
     expect(wrongSecret.body).toEqual(INVALID_CLIENT);
     const expiring = (await tokenRequest(apiKeysGrant(a))).body.refresh_token!;
-    await testDb().refreshToken.updateMany({ where: { usedAt: null, revokedAt: null, expiresAt: { gt: new Date() } }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await testDb().refreshToken.updateMany({
+      where: { usedAt: null, revokedAt: null, expiresAt: { gt: new Date() } },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     const expired = await refresh(a, expiring);
     expect(expired.status).toBe(400);
     expect(expired.body).toEqual(INVALID_GRANT);
     // The token that b could not use is still a's (it was refused without being spent)... but it expired above.
-    expect((await testDb().refreshToken.count({ where: { revokedAt: null, usedAt: null, expiresAt: { gt: new Date() } } }))).toBe(0);
+    expect(await testDb().refreshToken.count({ where: { revokedAt: null, usedAt: null, expiresAt: { gt: new Date() } } })).toBe(0);
   });
 
   it("stores refresh tokens as SHA-256 only", async () => {

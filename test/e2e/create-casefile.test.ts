@@ -56,15 +56,20 @@ describe("case file creation through the running services", () => {
     const jobRow = await testDb().creationJob.findUniqueOrThrow({ where: { id: job!.uuid } });
     expect(JSON.stringify(jobRow.result)).not.toContain(token0);
 
-    const cf = await getJson<{ id: number; status: number; signers: { status: number | null; signOrder: number; signingRequest: { status: number } }[]; documents: unknown[] }>(
-      `${gateway.url}/send/api/v1/casefiles/${done.result!.data.caseFile.id}`,
-      { "X-Auth-Token": token },
-    );
+    const cf = await getJson<{
+      id: number;
+      status: number;
+      signers: { status: number | null; signOrder: number; signingRequest: { status: number } }[];
+      documents: unknown[];
+    }>(`${gateway.url}/send/api/v1/casefiles/${done.result!.data.caseFile.id}`, { "X-Auth-Token": token });
     expect(cf.status).toBe(200);
     expect(cf.body.status).toBe(1);
     expect(cf.body.documents).toHaveLength(2);
     // Round 0 is active (request sent; signing request pending), round 1 waits (no signer status; request new).
-    expect(cf.body.signers.map((s) => [s.signOrder, s.status, s.signingRequest.status])).toEqual([[0, 0, 1], [1, null, 0]]);
+    expect(cf.body.signers.map((s) => [s.signOrder, s.status, s.signingRequest.status])).toEqual([
+      [0, 0, 1],
+      [1, null, 0],
+    ]);
 
     const events = await testDb().event.findMany({ where: { payload: { path: ["caseFile", "id"], equals: done.result!.data.caseFile.id } } });
     expect(events.map((e) => e.eventType)).toEqual(["sign.signer.requestActivated"]);

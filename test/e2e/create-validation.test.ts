@@ -11,7 +11,7 @@ import { startSystem, type System } from "../support/system";
  * the end only needs its 200, its job row and its committed files.
  */
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- payloads are mutated freely, per row
+// biome-ignore lint/suspicious/noExplicitAny: payloads are mutated freely, per row
 type Loose = any;
 
 interface Row {
@@ -58,15 +58,39 @@ const rows: Row[] = [
     },
     expect: [{ path: "caseFile.expireAt", code: "expire_before_send" }],
   },
-  { name: "activateCaseFile not a boolean", mutate: (cf) => (cf.activateCaseFile = "yes"), expect: [{ path: "caseFile.activateCaseFile", code: "invalid_type" }] },
+  {
+    name: "activateCaseFile not a boolean",
+    mutate: (cf) => (cf.activateCaseFile = "yes"),
+    expect: [{ path: "caseFile.activateCaseFile", code: "invalid_type" }],
+  },
 
   // --- roles ----------------------------------------------------------------------------------
   { name: "signer role of 2 chars", mutate: (cf) => (cf.signers[1].role = "Ma"), expect: [{ path: "caseFile.signers[1].role", code: "too_small" }] },
-  { name: "signer role with leading whitespace", mutate: (cf) => (cf.signers[0].role = " Employee"), expect: [{ path: "caseFile.signers[0].role", code: "invalid_format" }] },
-  { name: "signer role with trailing whitespace", mutate: (cf) => (cf.signers[0].role = "Employee\t"), expect: [{ path: "caseFile.signers[0].role", code: "invalid_format" }] },
-  { name: "document role of 2 chars", mutate: (cf) => (cf.documents[0].roles = ["Employee", "Ma"]), expect: [{ path: "caseFile.documents[0].roles[1]", code: "too_small" }] },
-  { name: "document role with leading whitespace", mutate: (cf) => (cf.documents[0].roles = [" Employee", "Manager"]), expect: [{ path: "caseFile.documents[0].roles[0]", code: "invalid_format" }] },
-  { name: "document role with trailing whitespace", mutate: (cf) => (cf.documents[0].roles = ["Employee", "Manager "]), expect: [{ path: "caseFile.documents[0].roles[1]", code: "invalid_format" }] },
+  {
+    name: "signer role with leading whitespace",
+    mutate: (cf) => (cf.signers[0].role = " Employee"),
+    expect: [{ path: "caseFile.signers[0].role", code: "invalid_format" }],
+  },
+  {
+    name: "signer role with trailing whitespace",
+    mutate: (cf) => (cf.signers[0].role = "Employee\t"),
+    expect: [{ path: "caseFile.signers[0].role", code: "invalid_format" }],
+  },
+  {
+    name: "document role of 2 chars",
+    mutate: (cf) => (cf.documents[0].roles = ["Employee", "Ma"]),
+    expect: [{ path: "caseFile.documents[0].roles[1]", code: "too_small" }],
+  },
+  {
+    name: "document role with leading whitespace",
+    mutate: (cf) => (cf.documents[0].roles = [" Employee", "Manager"]),
+    expect: [{ path: "caseFile.documents[0].roles[0]", code: "invalid_format" }],
+  },
+  {
+    name: "document role with trailing whitespace",
+    mutate: (cf) => (cf.documents[0].roles = ["Employee", "Manager "]),
+    expect: [{ path: "caseFile.documents[0].roles[1]", code: "invalid_format" }],
+  },
   {
     name: "document role that no signer has",
     mutate: (cf) => (cf.documents[0].roles = ["Employee", "Manager", "Auditor"]),
@@ -74,17 +98,49 @@ const rows: Row[] = [
   },
 
   // --- emails -----------------------------------------------------------------------------------
-  { name: "invalid signer email", mutate: (cf) => (cf.signers[0].email = "alice.example.com"), expect: [{ path: "caseFile.signers[0].email", code: "invalid_format" }] },
-  { name: "invalid ccRecipient email", mutate: (cf) => (cf.ccRecipients[0].email = "hr@"), expect: [{ path: "caseFile.ccRecipients[0].email", code: "invalid_format" }] },
-  { name: "ccRecipient without email", mutate: (cf) => delete cf.ccRecipients[0].email, expect: [{ path: "caseFile.ccRecipients[0].email", code: "required" }] },
-  { name: "ccRecipient with empty name", mutate: (cf) => (cf.ccRecipients[0].name = ""), expect: [{ path: "caseFile.ccRecipients[0].name", code: "too_small" }] },
+  {
+    name: "invalid signer email",
+    mutate: (cf) => (cf.signers[0].email = "alice.example.com"),
+    expect: [{ path: "caseFile.signers[0].email", code: "invalid_format" }],
+  },
+  {
+    name: "invalid ccRecipient email",
+    mutate: (cf) => (cf.ccRecipients[0].email = "hr@"),
+    expect: [{ path: "caseFile.ccRecipients[0].email", code: "invalid_format" }],
+  },
+  {
+    name: "ccRecipient without email",
+    mutate: (cf) => delete cf.ccRecipients[0].email,
+    expect: [{ path: "caseFile.ccRecipients[0].email", code: "required" }],
+  },
+  {
+    name: "ccRecipient with empty name",
+    mutate: (cf) => (cf.ccRecipients[0].name = ""),
+    expect: [{ path: "caseFile.ccRecipients[0].name", code: "too_small" }],
+  },
 
   // --- enums ------------------------------------------------------------------------------------
   { name: "case file language outside the list", mutate: (cf) => (cf.language = "es"), expect: [{ path: "caseFile.language", code: "invalid_value" }] },
-  { name: "signer language outside the list", mutate: (cf) => (cf.signers[0].language = "EN"), expect: [{ path: "caseFile.signers[0].language", code: "invalid_value" }] },
-  { name: "ssnType outside the list", mutate: (cf) => (cf.signers[0].ssnType = "us:ssn"), expect: [{ path: "caseFile.signers[0].ssnType", code: "invalid_value" }] },
-  { name: "emailFormat outside the list", mutate: (cf) => (cf.signers[0].emailFormat = "markdown"), expect: [{ path: "caseFile.signers[0].emailFormat", code: "invalid_value" }] },
-  { name: "channel outside the list", mutate: (cf) => (cf.signers[0].channel = "sms"), expect: [{ path: "caseFile.signers[0].channel", code: "invalid_value" }] },
+  {
+    name: "signer language outside the list",
+    mutate: (cf) => (cf.signers[0].language = "EN"),
+    expect: [{ path: "caseFile.signers[0].language", code: "invalid_value" }],
+  },
+  {
+    name: "ssnType outside the list",
+    mutate: (cf) => (cf.signers[0].ssnType = "us:ssn"),
+    expect: [{ path: "caseFile.signers[0].ssnType", code: "invalid_value" }],
+  },
+  {
+    name: "emailFormat outside the list",
+    mutate: (cf) => (cf.signers[0].emailFormat = "markdown"),
+    expect: [{ path: "caseFile.signers[0].emailFormat", code: "invalid_value" }],
+  },
+  {
+    name: "channel outside the list",
+    mutate: (cf) => (cf.signers[0].channel = "sms"),
+    expect: [{ path: "caseFile.signers[0].channel", code: "invalid_value" }],
+  },
   {
     name: "insecure signing method outside the list",
     mutate: (cf) => (cf.signers[0].insecureSigningMethods = ["text", "voice"]),
@@ -102,7 +158,11 @@ const rows: Row[] = [
   },
 
   // --- eboks, cpr, cvr --------------------------------------------------------------------------
-  { name: "eboks without cpr or cvr", mutate: (cf) => (cf.signers[0].channel = "eboks"), expect: [{ path: "caseFile.signers[0]", code: "eboks_identifier_required" }] },
+  {
+    name: "eboks without cpr or cvr",
+    mutate: (cf) => (cf.signers[0].channel = "eboks"),
+    expect: [{ path: "caseFile.signers[0]", code: "eboks_identifier_required" }],
+  },
   {
     name: "eboks with both cpr and cvr",
     mutate: (cf) => Object.assign(cf.signers[0], { channel: "eboks", cpr: "0101701234", cvr: "12345678" }),
@@ -136,24 +196,42 @@ const rows: Row[] = [
   },
 
   // --- urls and texts ---------------------------------------------------------------------------
-  { name: "successUrl not a URI", mutate: (cf) => (cf.signers[0].successUrl = "not a url"), expect: [{ path: "caseFile.signers[0].successUrl", code: "invalid_format" }] },
-  { name: "successUrl shorter than 5", mutate: (cf) => (cf.signers[0].successUrl = "a:b"), expect: [{ path: "caseFile.signers[0].successUrl", code: "too_small" }] },
-  { name: "successUrl with a javascript: scheme", mutate: (cf) => (cf.signers[0].successUrl = "javascript:alert(1)"), expect: [{ path: "caseFile.signers[0].successUrl", code: "invalid_format" }] },
+  {
+    name: "successUrl not a URI",
+    mutate: (cf) => (cf.signers[0].successUrl = "not a url"),
+    expect: [{ path: "caseFile.signers[0].successUrl", code: "invalid_format" }],
+  },
+  {
+    name: "successUrl shorter than 5",
+    mutate: (cf) => (cf.signers[0].successUrl = "a:b"),
+    expect: [{ path: "caseFile.signers[0].successUrl", code: "too_small" }],
+  },
+  {
+    name: "successUrl with a javascript: scheme",
+    mutate: (cf) => (cf.signers[0].successUrl = "javascript:alert(1)"),
+    expect: [{ path: "caseFile.signers[0].successUrl", code: "invalid_format" }],
+  },
   { name: "failUrl not a URI", mutate: (cf) => (cf.signers[1].failUrl = "://nope"), expect: [{ path: "caseFile.signers[1].failUrl", code: "invalid_format" }] },
   { name: "failUrl shorter than 5", mutate: (cf) => (cf.signers[1].failUrl = "x:y"), expect: [{ path: "caseFile.signers[1].failUrl", code: "too_small" }] },
-  ...(
-    ["emailSubject", "emailText", "reminderEmailSubject", "reminderEmailText", "completedEmailSubject", "completedEmailText"] as const
-  ).map(
+  ...(["emailSubject", "emailText", "reminderEmailSubject", "reminderEmailText", "completedEmailSubject", "completedEmailText"] as const).map(
     (field): Row => ({
       name: `${field} shorter than 5`,
       mutate: (cf) => (cf.signers[0][field] = "Hey!"),
       expect: [{ path: `caseFile.signers[0].${field}`, code: "too_small" }],
     }),
   ),
-  { name: "reminderInterval 0", mutate: (cf) => (cf.signers[0].reminderInterval = 0), expect: [{ path: "caseFile.signers[0].reminderInterval", code: "too_small" }] },
+  {
+    name: "reminderInterval 0",
+    mutate: (cf) => (cf.signers[0].reminderInterval = 0),
+    expect: [{ path: "caseFile.signers[0].reminderInterval", code: "too_small" }],
+  },
   { name: "signOrder -1", mutate: (cf) => (cf.signers[1].signOrder = -1), expect: [{ path: "caseFile.signers[1].signOrder", code: "too_small" }] },
   { name: "signOrder as a string", mutate: (cf) => (cf.signers[1].signOrder = "1"), expect: [{ path: "caseFile.signers[1].signOrder", code: "invalid_type" }] },
-  { name: "documentOrder -1", mutate: (cf) => (cf.documents[0].documentOrder = -1), expect: [{ path: "caseFile.documents[0].documentOrder", code: "too_small" }] },
+  {
+    name: "documentOrder -1",
+    mutate: (cf) => (cf.documents[0].documentOrder = -1),
+    expect: [{ path: "caseFile.documents[0].documentOrder", code: "too_small" }],
+  },
 
   // --- documents and uploaded files ---------------------------------------------------------------
   {
@@ -177,7 +255,12 @@ const rows: Row[] = [
     files: ["contract.pdf", "appendix.pdf", "contract.pdf"],
     expect: [{ path: "files[2]", code: "duplicate_file" }],
   },
-  { name: "empty document name", mutate: (cf) => (cf.documents[1].name = ""), files: ["contract.pdf"], expect: [{ path: "caseFile.documents[1].name", code: "too_small" }] },
+  {
+    name: "empty document name",
+    mutate: (cf) => (cf.documents[1].name = ""),
+    files: ["contract.pdf"],
+    expect: [{ path: "caseFile.documents[1].name", code: "too_small" }],
+  },
   {
     name: "no signable document",
     mutate: (cf) => (cf.documents[0].signable = false),
@@ -191,9 +274,21 @@ const rows: Row[] = [
 
   // --- unknown properties ---------------------------------------------------------------------
   { name: "unknown case file property", mutate: (cf) => (cf.colour = "blue"), expect: [{ path: "caseFile.colour", code: "unrecognized_key" }] },
-  { name: "unknown signer property", mutate: (cf) => (cf.signers[1].phone = "+4512345678"), expect: [{ path: "caseFile.signers[1].phone", code: "unrecognized_key" }] },
-  { name: "unknown document property", mutate: (cf) => (cf.documents[0].pages = 3), expect: [{ path: "caseFile.documents[0].pages", code: "unrecognized_key" }] },
-  { name: "unknown ccRecipient property", mutate: (cf) => (cf.ccRecipients[0].cc = true), expect: [{ path: "caseFile.ccRecipients[0].cc", code: "unrecognized_key" }] },
+  {
+    name: "unknown signer property",
+    mutate: (cf) => (cf.signers[1].phone = "+4512345678"),
+    expect: [{ path: "caseFile.signers[1].phone", code: "unrecognized_key" }],
+  },
+  {
+    name: "unknown document property",
+    mutate: (cf) => (cf.documents[0].pages = 3),
+    expect: [{ path: "caseFile.documents[0].pages", code: "unrecognized_key" }],
+  },
+  {
+    name: "unknown ccRecipient property",
+    mutate: (cf) => (cf.ccRecipients[0].cc = true),
+    expect: [{ path: "caseFile.ccRecipients[0].cc", code: "unrecognized_key" }],
+  },
   { name: "unknown root property", mutate: (_cf, data) => (data.version = 2), expect: [{ path: "version", code: "unrecognized_key" }] },
 ];
 

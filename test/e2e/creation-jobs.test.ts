@@ -35,7 +35,10 @@ describe("creation jobs that must fail", () => {
     const token = await getToken(system.gateway.url, await newCustomer({ eboksEnabled: false }));
     const payload = validCaseFile({
       signers: [{ name: "Carl Christensen", channel: "eboks", cpr: "0101701234" }],
-      documents: [{ title: "Contract", name: "contract.pdf" }, { title: "Appendix", name: "appendix.pdf", signable: false }],
+      documents: [
+        { title: "Contract", name: "contract.pdf" },
+        { title: "Appendix", name: "appendix.pdf", signable: false },
+      ],
     });
     const created = await postCreate(system.gateway.url, token, payload, pdfs);
     expect(created.status).toBe(200);
@@ -51,7 +54,10 @@ describe("creation jobs that must fail", () => {
     const token = await getToken(system.gateway.url, await newCustomer({ eboksEnabled: true }));
     const payload = validCaseFile({
       signers: [{ name: "Carl Christensen", channel: "eboks", cvr: "12345678:ab1" }],
-      documents: [{ title: "Contract", name: "contract.pdf" }, { title: "Appendix", name: "appendix.pdf", signable: false }],
+      documents: [
+        { title: "Contract", name: "contract.pdf" },
+        { title: "Appendix", name: "appendix.pdf", signable: false },
+      ],
     });
     const created = await postCreate(system.gateway.url, token, payload, pdfs);
     const job = await waitForJob(system.gateway.url, created.body.jobs[0]!.uuid, created.body.jobs[0]!.payloadHash);

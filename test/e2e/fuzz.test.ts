@@ -25,7 +25,11 @@ let signerId: number;
 const ran: Record<string, number> = {};
 
 // Strings of any UTF-16 code units (lone surrogates, NUL, controls), and of Unicode characters.
-const anyString = fc.oneof(fc.string({ unit: "binary", maxLength: 40 }), fc.string({ unit: "grapheme", maxLength: 40 }), fc.constantFrom("", " ", "\u0000", "\ud800", "x".repeat(3000)));
+const anyString = fc.oneof(
+  fc.string({ unit: "binary", maxLength: 40 }),
+  fc.string({ unit: "grapheme", maxLength: 40 }),
+  fc.constantFrom("", " ", "\u0000", "\ud800", "x".repeat(3000)),
+);
 const anyNumber = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, -1, 2 ** 31, 2 ** 53, Number.MAX_VALUE, 1e-300));
 const json = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
@@ -47,8 +51,17 @@ function mutated(base: unknown) {
     const copy = JSON.parse(JSON.stringify(base)) as unknown;
     const slots: { parent: Record<string, unknown> | unknown[]; key: string | number }[] = [];
     const walk = (v: unknown) => {
-      if (Array.isArray(v)) v.forEach((x, i) => (slots.push({ parent: v, key: i }), walk(x)));
-      else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) (slots.push({ parent: v as Record<string, unknown>, key: k }), walk(x));
+      if (Array.isArray(v)) {
+        for (const [i, x] of v.entries()) {
+          slots.push({ parent: v, key: i });
+          walk(x);
+        }
+      } else if (v && typeof v === "object") {
+        for (const [k, x] of Object.entries(v)) {
+          slots.push({ parent: v as Record<string, unknown>, key: k });
+          walk(x);
+        }
+      }
     };
     walk(copy);
     const slot = slots[pick % slots.length]!;
@@ -93,7 +106,11 @@ async function freshSigner(): Promise<void> {
 afterAll(async () => {
   const { "signing-accepted": accepted = 0, ...targets } = ran;
   const total = Object.values(targets).reduce((a, b) => a + b, 0);
-  process.stdout.write(`fuzz: ${total} cases (${Object.entries(targets).map(([k, v]) => `${k} ${v}`).join(", ")}; ${accepted} signing bodies valid by chance), none answered 5xx\n`);
+  process.stdout.write(
+    `fuzz: ${total} cases (${Object.entries(targets)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}; ${accepted} signing bodies valid by chance), none answered 5xx\n`,
+  );
   await system?.stop();
   await closeTestDb();
 });
@@ -103,10 +120,18 @@ describe("fuzzing: never a 5xx, never a hang, nothing written on a 4xx", () => {
 
   it("POST create: arbitrary data parts (text, JSON, mutated payloads) and multipart shapes", async () => {
     const base = validCaseFile({ documents: [{ title: "Contract", name: "contract.pdf" }] });
-    const data = fc.oneof(anyString, json.map((v) => JSON.stringify(v)), deep.map((v) => JSON.stringify({ caseFile: v })), mutated(base).map((v) => JSON.stringify(v)));
+    const data = fc.oneof(
+      anyString,
+      json.map((v) => JSON.stringify(v)),
+      deep.map((v) => JSON.stringify({ caseFile: v })),
+      mutated(base).map((v) => JSON.stringify(v)),
+    );
     const part = fc.record({
       field: fc.constantFrom("files", "files[]", "data", "other", "file"),
-      name: fc.oneof(fc.constant("contract.pdf"), anyString.filter((s) => !/[\r\n"]/.test(s))),
+      name: fc.oneof(
+        fc.constant("contract.pdf"),
+        anyString.filter((s) => !/[\r\n"]/.test(s)),
+      ),
       content: fc.oneof(fc.constant("pdf"), fc.uint8Array({ maxLength: 200 }), fc.constant("%PDF-1.7\n%%EOF")),
     });
     await fc.assert(
@@ -131,10 +156,12 @@ describe("fuzzing: never a 5xx, never a hang, nothing written on a 4xx", () => {
   it("POST /oauth/token: arbitrary JSON and form bodies", async () => {
     const body = fc.oneof(
       json.map((v) => ({ type: "application/json", text: JSON.stringify(v) })),
-      fc.dictionary(fc.constantFrom("grant_type", "client_id", "client_secret", "key", "nonce", "digest", "created_at", "refresh_token", "x"), anyString).map((d) => ({
-        type: "application/x-www-form-urlencoded",
-        text: new URLSearchParams(d).toString(),
-      })),
+      fc
+        .dictionary(fc.constantFrom("grant_type", "client_id", "client_secret", "key", "nonce", "digest", "created_at", "refresh_token", "x"), anyString)
+        .map((d) => ({
+          type: "application/x-www-form-urlencoded",
+          text: new URLSearchParams(d).toString(),
+        })),
       anyString.map((s) => ({ type: "application/json", text: s })),
     );
     await fc.assert(
@@ -150,14 +177,21 @@ describe("fuzzing: never a 5xx, never a hang, nothing written on a 4xx", () => {
   it("POST the signing actions: arbitrary sign and reject bodies; the signer stays pending on a 4xx", async () => {
     const body = fc.oneof(
       json,
-      fc.record({ method: fc.oneof(fc.constantFrom("text", "draw", "image", "mitid.dk"), anyString), value: fc.oneof(anyString, anyNumber, json) }, { requiredKeys: [] }),
+      fc.record(
+        { method: fc.oneof(fc.constantFrom("text", "draw", "image", "mitid.dk"), anyString), value: fc.oneof(anyString, anyNumber, json) },
+        { requiredKeys: [] },
+      ),
       fc.record({ reason: fc.oneof(anyString, json) }, { requiredKeys: [] }),
     );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom("sign", "reject"), body, async (action, b) => {
         counted("signing");
         const events = await testDb().event.count({ where: { customerId } });
-        const status = await send(`${signingUrl}/${action}`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(b) });
+        const status = await send(`${signingUrl}/${action}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json" },
+          body: JSON.stringify(b),
+        });
         expect(status).toBeLessThan(500);
         if (status >= 400) {
           expect((await testDb().signer.findUniqueOrThrow({ where: { id: signerId } })).status).toBe(1);
@@ -173,7 +207,17 @@ describe("fuzzing: never a 5xx, never a hang, nothing written on a 4xx", () => {
   }, 300_000);
 
   it("POST and PUT the subscription API: arbitrary bodies", async () => {
-    const body = fc.oneof(json, fc.record({ endpoint: fc.oneof(anyString, fc.webUrl(), json), eventTypes: fc.oneof(fc.array(anyString, { maxLength: 4 }), json), isActive: fc.oneof(fc.boolean(), json) }, { requiredKeys: [] }));
+    const body = fc.oneof(
+      json,
+      fc.record(
+        {
+          endpoint: fc.oneof(anyString, fc.webUrl(), json),
+          eventTypes: fc.oneof(fc.array(anyString, { maxLength: 4 }), json),
+          isActive: fc.oneof(fc.boolean(), json),
+        },
+        { requiredKeys: [] },
+      ),
+    );
     const subs = () => testDb().webhookSubscription.count({ where: { customerId } });
     const existing = await fetch(`${system.gateway.url}/webhook/api/v1/subscriptions`, {
       method: "POST",

@@ -55,9 +55,15 @@ describe("text PostgreSQL cannot store is a 400 naming the field", () => {
       pdf,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
-    const encoded = await rawPost(`${system.gateway.url}/send/api/v1/casefiles/20251022/create`, { "content-type": `multipart/form-data; boundary=${boundary}`, "x-auth-token": token }, body);
+    const encoded = await rawPost(
+      `${system.gateway.url}/send/api/v1/casefiles/20251022/create`,
+      { "content-type": `multipart/form-data; boundary=${boundary}`, "x-auth-token": token },
+      body,
+    );
     expect(encoded.status).toBe(400);
-    expect((encoded.json as { errors: unknown[] }).errors).toEqual(expect.arrayContaining([expect.objectContaining({ path: "files[0]", code: "nul_character" })]));
+    expect((encoded.json as { errors: unknown[] }).errors).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: "files[0]", code: "nul_character" })]),
+    );
     expect(await testDb().creationJob.count()).toBe(before);
   });
 
@@ -85,7 +91,9 @@ describe("text PostgreSQL cannot store is a 400 naming the field", () => {
       body: `{"eventTypes":["sign.casefile.completed"],"endpoint":"http://127.0.0.1:9/h${NUL}"}`,
     });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { errors: { path: string; code: string }[] }).errors).toEqual([{ path: "endpoint", code: "nul_character", message: expect.any(String) }]);
+    expect(((await res.json()) as { errors: { path: string; code: string }[] }).errors).toEqual([
+      { path: "endpoint", code: "nul_character", message: expect.any(String) },
+    ]);
     expect((await subs.list()).body.items).toEqual([]);
 
     const tokenRes = await fetch(`${system.gateway.url}/oauth/token`, {
@@ -125,14 +133,17 @@ describe("every upload is opened before the answer (issue 14, defect 3)", () => 
       { name: "appendix.pdf", content: await makePdf("one page") },
     ]);
     const docs = await testDb().document.findMany({ where: { caseFileId: cf.caseFileId }, orderBy: { id: "asc" } });
-    expect(docs.map((d) => [d.name, d.pageCount])).toEqual([["contract.pdf", 3], ["appendix.pdf", 1]]);
+    expect(docs.map((d) => [d.name, d.pageCount])).toEqual([
+      ["contract.pdf", 3],
+      ["appendix.pdf", 1],
+    ]);
     const read = await fetch(`${system.gateway.url}/api/v3/casefiles/${cf.caseFileId}/documents`, { headers: { Authorization: `Bearer ${token}` } });
     expect(((await read.json()) as { pageCount: number }[]).map((d) => d.pageCount)).toEqual([3, 1]);
   });
 });
 
 describe("file names outside Latin-1 are served with an RFC 6266 Content-Disposition", () => {
-  it.each(["umowa-ąę.pdf", "王小明 合同.pdf", "résumé \"final\".pdf"])("%s: from the owner's two read paths and the signing page", async (name) => {
+  it.each(["umowa-ąę.pdf", "王小明 合同.pdf", 'résumé "final".pdf'])("%s: from the owner's two read paths and the signing page", async (name) => {
     const data = JSON.parse(caseFileJson(`Served ${name}`));
     data.caseFile.documents[0].name = name;
     const cf = await createCase(system.gateway.url, token, data, [{ name, content: pdf }]);

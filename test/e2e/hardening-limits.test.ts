@@ -32,7 +32,12 @@ const credentials = (c: CustomerCredentials, secret = c.clientSecret) => ({ gran
 const caseFile = (title: string, signers: number) => ({
   caseFile: {
     title,
-    signers: Array.from({ length: signers }, (_, i) => ({ name: `Signer ${i}`, email: `signer${i}@example.com`, enableInsecureSigning: true, insecureSigningMethods: ["text"] })),
+    signers: Array.from({ length: signers }, (_, i) => ({
+      name: `Signer ${i}`,
+      email: `signer${i}@example.com`,
+      enableInsecureSigning: true,
+      insecureSigningMethods: ["text"],
+    })),
     documents: [{ title: "Contract", name: "contract.pdf" }],
   },
 });
@@ -79,7 +84,9 @@ describe("the token endpoint", () => {
 
   it("counts WSSE failures against the address too", async () => {
     const c = await world.customer();
-    const bad = { "X-WSSE": `UsernameToken Username="${c.apiKey}", PasswordDigest="AAAA", Nonce="${Buffer.alloc(16, 7).toString("base64")}", Created="${new Date().toISOString()}"` };
+    const bad = {
+      "X-WSSE": `UsernameToken Username="${c.apiKey}", PasswordDigest="AAAA", Nonce="${Buffer.alloc(16, 7).toString("base64")}", Created="${new Date().toISOString()}"`,
+    };
     for (let i = 0; i < 30; i++) expect((await fetch(`${system.gateway.url}/api/v3/user`, { headers: bad })).status).toBe(401);
     expect((await fetch(`${system.gateway.url}/api/v3/user`, { headers: bad })).status).toBe(429);
   });
@@ -92,7 +99,11 @@ describe("signing links", () => {
     const created = await postCreate(system.gateway.url, token, caseFile("Guessed", 1), [{ name: "contract.pdf", content: pdf }]);
     const job = created.body.jobs[0]!;
     await eventually(async () => (await world.db.creationJob.findUniqueOrThrow({ where: { id: job.uuid } })).status === "completed", 15_000, "created");
-    const poll = await fetch(`${system.gateway.url}/send/api/v1/queue/public/status`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(job) });
+    const poll = await fetch(`${system.gateway.url}/send/api/v1/queue/public/status`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(job),
+    });
     const url = ((await poll.json()) as { result: { data: { signingLinks: { signingLink: string }[] } } }).result.data.signingLinks[0]!.signingLink;
     expect((await fetch(url, { headers: { accept: "application/json" } })).status).toBe(200);
     for (let i = 0; i < 30; i++) {
@@ -113,22 +124,37 @@ describe("creates and polls per customer", () => {
   it("answers the 4th create of a minute with 429 before reading the upload; nothing is written", async () => {
     const c = await world.customer();
     const token = await getToken(system.gateway.url, c);
-    for (let i = 0; i < 3; i++) expect((await postCreate(system.gateway.url, token, caseFile(`Create ${i}`, 1), [{ name: "contract.pdf", content: pdf }])).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await postCreate(system.gateway.url, token, caseFile(`Create ${i}`, 1), [{ name: "contract.pdf", content: pdf }])).status).toBe(200);
     const over = await postCreate(system.gateway.url, token, caseFile("Create 4", 1), [{ name: "contract.pdf", content: pdf }]);
     expect(over.status).toBe(429);
     expect(over.body).toMatchObject({ error: "too_many_requests", statusCode: 429 });
     expect(over.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(await world.db.creationJob.count({ where: { customerId: c.customerId } })).toBe(3);
     // Another customer is not slowed by it.
-    expect((await postCreate(system.gateway.url, await getToken(system.gateway.url, await world.customer()), caseFile("Other", 1), [{ name: "contract.pdf", content: pdf }])).status).toBe(200);
+    expect(
+      (
+        await postCreate(system.gateway.url, await getToken(system.gateway.url, await world.customer()), caseFile("Other", 1), [
+          { name: "contract.pdf", content: pdf },
+        ])
+      ).status,
+    ).toBe(200);
   });
 
   it("answers the 6th poll of a customer's jobs in a minute with 429, across its jobs", async () => {
     const c = await world.customer();
     const token = await getToken(system.gateway.url, c);
-    const jobs = await Promise.all([1, 2].map(async (i) => (await postCreate(system.gateway.url, token, caseFile(`Polled ${i}`, 1), [{ name: "contract.pdf", content: pdf }])).body.jobs[0]!));
+    const jobs = await Promise.all(
+      [1, 2].map(
+        async (i) => (await postCreate(system.gateway.url, token, caseFile(`Polled ${i}`, 1), [{ name: "contract.pdf", content: pdf }])).body.jobs[0]!,
+      ),
+    );
     const poll = (j: { uuid: string; payloadHash: string }) =>
-      fetch(`${system.gateway.url}/send/api/v1/queue/public/status`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ uuid: j.uuid, payloadHash: j.payloadHash }) });
+      fetch(`${system.gateway.url}/send/api/v1/queue/public/status`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ uuid: j.uuid, payloadHash: j.payloadHash }),
+      });
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) statuses.push((await poll(jobs[i % 2]!)).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
@@ -153,7 +179,12 @@ describe("case file caps", () => {
     expect(five.body.errors).toEqual([{ path: "caseFile.signers", code: "too_big", message: "at most 4 signers per case file (5 given)" }]);
     // The issue's 72 KB request: ten thousand signers of a name each.
     const signers = Array.from({ length: 10_000 }, () => ({ name: "x" }));
-    const huge = await postCreate(system.gateway.url, token, { caseFile: { title: "Huge", signers, documents: [{ title: "Contract", name: "contract.pdf" }] } }, [{ name: "contract.pdf", content: pdf }]);
+    const huge = await postCreate(
+      system.gateway.url,
+      token,
+      { caseFile: { title: "Huge", signers, documents: [{ title: "Contract", name: "contract.pdf" }] } },
+      [{ name: "contract.pdf", content: pdf }],
+    );
     expect(huge.status).toBe(400);
     expect(huge.body.errors).toHaveLength(1);
   });
@@ -171,10 +202,14 @@ describe("mails per customer per minute", () => {
     const queue = world.producer().queue("notifications");
     // Other tests' customers may have requests held back too: only this customer's count.
     const signerIds = new Set((await world.db.signer.findMany({ where: { caseFile: { customerId: c.customerId } }, select: { id: true } })).map((r) => r.id));
-    const held = await eventually(async () => {
-      const delayed = (await queue.getDelayed()).filter((j) => j.name === "signing-request" && signerIds.has((j.data as { signerId: number }).signerId));
-      return delayed.length === 2 && delayed;
-    }, 10_000, "two requests held back");
+    const held = await eventually(
+      async () => {
+        const delayed = (await queue.getDelayed()).filter((j) => j.name === "signing-request" && signerIds.has((j.data as { signerId: number }).signerId));
+        return delayed.length === 2 && delayed;
+      },
+      10_000,
+      "two requests held back",
+    );
     for (const j of held) expect(j.delay).toBeGreaterThan(1_000);
     await new Promise((r) => setTimeout(r, 1000));
     expect(await sent()).toBe(2);

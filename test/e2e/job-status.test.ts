@@ -54,9 +54,7 @@ beforeAll(async () => {
     { name: "contract.pdf", content: contract },
     { name: "appendix.pdf", content: appendix },
   ];
-  const created = await Promise.all(
-    ["main", "old", "recent"].map((reference) => postCreate(gateway.url, token, validCaseFile({ reference }), files)),
-  );
+  const created = await Promise.all(["main", "old", "recent"].map((reference) => postCreate(gateway.url, token, validCaseFile({ reference }), files)));
   for (const c of created) expect(c.status).toBe(200);
   [main, old, recent] = created.map((c) => c.body.jobs[0]!) as [Job, Job, Job];
   // Completion is watched in the database so that no poll is spent before the tests.
@@ -94,7 +92,12 @@ describe("job status: answer shape", () => {
     expect(res.body.result!.data.signingLinks).toHaveLength(2);
     for (const link of res.body.result!.data.signingLinks) {
       expect(Object.keys(link).sort()).toEqual(["name", "role", "signerId", "signingLink"]);
-      expect(link).toEqual({ signerId: expect.any(Number), name: expect.any(String), role: expect.any(String), signingLink: expect.stringMatching(/\/sign\/[\w-]+$/) });
+      expect(link).toEqual({
+        signerId: expect.any(Number),
+        name: expect.any(String),
+        role: expect.any(String),
+        signingLink: expect.stringMatching(/\/sign\/[\w-]+$/),
+      });
     }
     expect(typeof res.body.retries).toBe("number");
     expect(typeof res.body.maxRetries).toBe("number");
@@ -208,9 +211,13 @@ describe("job status: retention and purge", () => {
     const logger = createLogger({ service: "job-status-test", level: "warn" });
     // purgeJobsJob uses config, logger and db only; the producer and storage are not needed here.
     const ctx = { config, logger, db: testDb() } satisfies Pick<WorkerContext, "config" | "logger" | "db">;
-    const client = await testDb().apiClient.findFirstOrThrow({ where: { customerId: (await testDb().creationJob.findUniqueOrThrow({ where: { id: old.uuid } })).customerId } });
+    const client = await testDb().apiClient.findFirstOrThrow({
+      where: { customerId: (await testDb().creationJob.findUniqueOrThrow({ where: { id: old.uuid } })).customerId },
+    });
     const refresh = (id: string, hoursAgo: number) =>
-      testDb().refreshToken.create({ data: { id, familyId: id, apiClientId: client.id, tokenHash: id, expiresAt: new Date(Date.now() - hoursAgo * 3600 * 1000) } });
+      testDb().refreshToken.create({
+        data: { id, familyId: id, apiClientId: client.id, tokenHash: id, expiresAt: new Date(Date.now() - hoursAgo * 3600 * 1000) },
+      });
     await refresh("00000000-0000-4000-8000-00000000000a", 25);
     await refresh("00000000-0000-4000-8000-00000000000b", 23);
     await purgeJobsJob(ctx as WorkerContext);

@@ -129,7 +129,9 @@ describe("metrics", () => {
       expect(valueOf(a, "esign_http_requests_total", { method: "GET", route: "/sign/:token", status: "200" })).toBeGreaterThanOrEqual(1);
       expect(valueOf(a, "esign_http_requests_total", { method: "GET", route: "/sign/:token", status: "404" })).toBeGreaterThanOrEqual(1);
       expect(valueOf(a, "esign_http_requests_total", { method: "GET", route: "unmatched", status: "404" })).toBeGreaterThanOrEqual(1);
-      expect(valueOf(a, "esign_http_requests_total", { method: "POST", route: "/send/api/v1/queue/public/status", status: "200" })).toBeGreaterThanOrEqual(CREATES);
+      expect(valueOf(a, "esign_http_requests_total", { method: "POST", route: "/send/api/v1/queue/public/status", status: "200" })).toBeGreaterThanOrEqual(
+        CREATES,
+      );
     });
 
     it("no raw token or id reaches a route label (or any part of the gateway's metrics)", () => {
@@ -375,7 +377,8 @@ describe("logs", () => {
     expect(typeof request.eventId).toBe("string");
 
     // A first attempt runs in its event's dispatch job, a retry in its own deliver job: both say whose it is.
-    const failed = (attempt: number) => jsonLines(service("webhook-dispatcher")).find((l) => l.message === "attempt failed; retry scheduled" && l.attempt === attempt);
+    const failed = (attempt: number) =>
+      jsonLines(service("webhook-dispatcher")).find((l) => l.message === "attempt failed; retry scheduled" && l.attempt === attempt);
     expect(failed(1)).toMatchObject({ queue: "events", jobName: "dispatch", cause: "non_2xx" });
     const retry = await eventually(async () => failed(2), 10_000, "a retry's log line");
     expect(retry).toMatchObject({ queue: "webhooks", jobName: "deliver", cause: "non_2xx" });

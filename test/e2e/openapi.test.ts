@@ -36,7 +36,10 @@ interface Operation {
 interface Document {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, { properties?: Record<string, Record<string, unknown>>; required?: string[] }>; securitySchemes: Record<string, Record<string, unknown>> };
+  components: {
+    schemas: Record<string, { properties?: Record<string, Record<string, unknown>>; required?: string[] }>;
+    securitySchemes: Record<string, Record<string, unknown>>;
+  };
 }
 
 const CREATE = "/send/api/v1/casefiles/20251022/create";
@@ -79,8 +82,7 @@ let system: System;
 let gateway: ServiceProcess;
 let doc: Document;
 
-const operationsOf = (d: Document) =>
-  Object.entries(d.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+const operationsOf = (d: Document) => Object.entries(d.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
 
 const operation = (method: string, path: string): Operation => {
   const op = doc.paths[path]?.[method];
@@ -96,7 +98,8 @@ const documentedAnswer = (method: string, path: string, status: number) =>
 function expectDocumented(answer: { status: number; body: unknown }, method: string, path: string, component: string, schema: z.ZodType) {
   expect(documentedAnswer(method, path, answer.status)).toBe(component);
   const parsed = schema.safeParse(answer.body);
-  if (!parsed.success) throw new Error(`${method.toUpperCase()} ${path} ${answer.status} does not match ${component}: ${parsed.error.message}\n${JSON.stringify(answer.body)}`);
+  if (!parsed.success)
+    throw new Error(`${method.toUpperCase()} ${path} ${answer.status} does not match ${component}: ${parsed.error.message}\n${JSON.stringify(answer.body)}`);
 }
 
 beforeAll(async () => {
@@ -154,8 +157,18 @@ describe("GET /openapi.json", () => {
       flows: { clientCredentials: { tokenUrl: `${gateway.url}/oauth/token`, scopes: {} } },
     });
     expect(schemes.Wsse).toMatchObject({ type: "apiKey", in: "header", name: "X-WSSE" });
-    expect(operation("get", "/webhook/api/v1/subscriptions").security).toEqual([{ XAuthToken: [] }, { BearerAuth: [] }, { OAuth2ClientCredentials: [] }, { Wsse: [] }]);
-    expect(operation("get", "/api/v3/casefiles/{id}").security).toEqual([{ XAuthToken: [] }, { BearerAuth: [] }, { OAuth2ClientCredentials: [] }, { Wsse: [] }]);
+    expect(operation("get", "/webhook/api/v1/subscriptions").security).toEqual([
+      { XAuthToken: [] },
+      { BearerAuth: [] },
+      { OAuth2ClientCredentials: [] },
+      { Wsse: [] },
+    ]);
+    expect(operation("get", "/api/v3/casefiles/{id}").security).toEqual([
+      { XAuthToken: [] },
+      { BearerAuth: [] },
+      { OAuth2ClientCredentials: [] },
+      { Wsse: [] },
+    ]);
     expect(operation("post", "/send/api/v1/queue/public/status").security).toEqual([]);
   });
 });

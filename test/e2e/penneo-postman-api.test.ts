@@ -48,7 +48,12 @@ function createForm(data: string): FormData {
 /** Request 3, "re-run until completed": every 3 s, as a person (or the collection runner) would. */
 async function pollUntilFinal(): Promise<Record<string, unknown>> {
   for (let i = 0; i < 20; i++) {
-    const res = await send("POST", "/send/api/v1/queue/public/status", { "Content-Type": "application/json" }, JSON.stringify({ uuid: vars.jobUuid, payloadHash: vars.payloadHash }, null, 2));
+    const res = await send(
+      "POST",
+      "/send/api/v1/queue/public/status",
+      { "Content-Type": "application/json" },
+      JSON.stringify({ uuid: vars.jobUuid, payloadHash: vars.payloadHash }, null, 2),
+    );
     // pm.test('Status code is 200') and pm.test('Response contains jobStatus')
     expect(res.status).toBe(200);
     expect(typeof res.json.jobStatus).toBe("string");
@@ -181,20 +186,29 @@ describe("what the collection's descriptions promise beyond its checks", () => {
   }, 60_000);
 
   it("deleting a case file out for signing closes its signing link at once", async () => {
-    const { caseFileId, link } = await createAndAwaitJob(JSON.stringify({ ...JSON.parse(signable), caseFile: { ...JSON.parse(signable).caseFile, title: "Withdrawn" } }));
+    const { caseFileId, link } = await createAndAwaitJob(
+      JSON.stringify({ ...JSON.parse(signable), caseFile: { ...JSON.parse(signable).caseFile, title: "Withdrawn" } }),
+    );
     expect((await send("DELETE", `/api/v3/casefiles/${caseFileId}`, { Authorization: `Bearer ${vars.accessToken}` })).status).toBe(200);
     const sign = await postJson(`${link}/sign`, { method: "text", value: "Jane Roe" });
     expect(sign.status).toBe(410);
     // A repeated DELETE answers the same; another customer's id is 404, like a missing one.
     expect((await send("DELETE", `/api/v3/casefiles/${caseFileId}`, { Authorization: `Bearer ${vars.accessToken}` })).status).toBe(200);
     const stranger = await createCustomer(testDb(), { name: "Stranger" }, TEST_ENCRYPTION_KEY);
-    const strangerToken = (await send("POST", "/oauth/token", { "Content-Type": "application/json" }, JSON.stringify(postmanApiKeysBody(stranger)))).json.access_token as string;
+    const strangerToken = (await send("POST", "/oauth/token", { "Content-Type": "application/json" }, JSON.stringify(postmanApiKeysBody(stranger)))).json
+      .access_token as string;
     for (const method of ["GET", "DELETE"]) {
       const other = await send(method, `/api/v1/casefiles/${caseFileId}`, { Authorization: `Bearer ${strangerToken}` });
       const missing = await send(method, "/api/v1/casefiles/2000000000", { Authorization: `Bearer ${strangerToken}` });
       expect(other.status).toBe(404);
       expect(other.json).toEqual(missing.json);
     }
-    expect((await send("GET", `/api/v3/documents/${(await testDb().document.findFirstOrThrow({ where: { caseFileId } })).id}/content`, { Authorization: `Bearer ${strangerToken}` })).status).toBe(404);
+    expect(
+      (
+        await send("GET", `/api/v3/documents/${(await testDb().document.findFirstOrThrow({ where: { caseFileId } })).id}/content`, {
+          Authorization: `Bearer ${strangerToken}`,
+        })
+      ).status,
+    ).toBe(404);
   }, 60_000);
 });

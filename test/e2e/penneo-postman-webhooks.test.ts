@@ -51,7 +51,14 @@ describe("Penneo Webhooks collection, requests 1-7 in order", () => {
   it("2. Create Subscription (Bearer, with isActive): 201, an id, a secret, active", async () => {
     const body = {
       endpoint: vars.webhookEndpoint,
-      eventTypes: ["sign.casefile.completed", "sign.casefile.rejected", "sign.casefile.expired", "sign.signer.signed", "sign.signer.rejected", "webhook.subscription.test"],
+      eventTypes: [
+        "sign.casefile.completed",
+        "sign.casefile.rejected",
+        "sign.casefile.expired",
+        "sign.signer.signed",
+        "sign.signer.rejected",
+        "webhook.subscription.test",
+      ],
       isActive: true,
     };
     const res = await send("POST", "/webhook/api/v1/subscriptions", jsonBearer(), JSON.stringify(body, null, 2));

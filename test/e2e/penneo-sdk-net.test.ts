@@ -37,7 +37,14 @@ beforeAll(async () => {
   caseFileId = await createAndAwaitCaseFile(
     system.gateway.url,
     dotnetWsseHeaders(creds.apiKey, creds.apiSecret),
-    { caseFile: { title: "sdk-net contract", language: "da", signers: [{ name: "Jens Hansen", email: "jens@example.com", role: "Director" }], documents: [{ title: "Aftale", name: "aftale.pdf" }] } },
+    {
+      caseFile: {
+        title: "sdk-net contract",
+        language: "da",
+        signers: [{ name: "Jens Hansen", email: "jens@example.com", role: "Director" }],
+        documents: [{ title: "Aftale", name: "aftale.pdf" }],
+      },
+    },
     { name: "aftale.pdf", content: pdf },
   );
   expect(caseFileId).toEqual(expect.any(Number));
@@ -60,14 +67,27 @@ describe("sdk-net with WSSE on /api/v3", () => {
     const res = await call("GET", `/api/v3/casefiles/${caseFileId}`);
     expect(res.status).toBe(200);
     const cf = res.json as Record<string, unknown>;
-    expect(cf).toMatchObject({ id: caseFileId, title: "sdk-net contract", language: "da", status: 1, created: expect.any(Number), activated: expect.any(Number), sendAt: null, expireAt: null });
+    expect(cf).toMatchObject({
+      id: caseFileId,
+      title: "sdk-net contract",
+      language: "da",
+      status: 1,
+      created: expect.any(Number),
+      activated: expect.any(Number),
+      sendAt: null,
+      expireAt: null,
+    });
     // CaseFile.Signers -> Signer, its `signingRequest` -> SigningRequest with SigningRequestStatus (1 pending).
-    expect(cf.signers).toEqual([expect.objectContaining({ name: "Jens Hansen", signingRequest: expect.objectContaining({ status: 1, email: "jens@example.com" }) })]);
+    expect(cf.signers).toEqual([
+      expect.objectContaining({ name: "Jens Hansen", signingRequest: expect.objectContaining({ status: 1, email: "jens@example.com" }) }),
+    ]);
   });
 
   it("GetDocumentsAsync and GetSignersAsync read casefiles/{id}/documents|signers as lists", async () => {
     const docs = await call("GET", `/api/v3/casefiles/${caseFileId}/documents`);
-    expect(docs.json).toEqual([expect.objectContaining({ title: "Aftale", signType: "signable", documentId: expect.any(String), created: expect.any(Number) })]);
+    expect(docs.json).toEqual([
+      expect.objectContaining({ title: "Aftale", signType: "signable", documentId: expect.any(String), created: expect.any(Number) }),
+    ]);
     const signers = await call("GET", `/api/v3/casefiles/${caseFileId}/signers`);
     expect(signers.json).toEqual([expect.objectContaining({ name: "Jens Hansen", role: "Director" })]);
   });
@@ -88,7 +108,7 @@ describe("sdk-net with WSSE on /api/v3", () => {
   });
 
   it("refuses a WSSE header with a Created 10 minutes off, a wrong digest, an unknown key, and a header of the wrong shape", async () => {
-    const old = new Date(Date.now() - 600_000).toISOString().slice(0, 19) + "Z";
+    const old = `${new Date(Date.now() - 600_000).toISOString().slice(0, 19)}Z`;
     const cases: Record<string, string>[] = [
       dotnetWsseHeaders(creds.apiKey, creds.apiSecret, old),
       dotnetWsseHeaders(creds.apiKey, "not-the-secret"),
@@ -109,14 +129,27 @@ describe("sdk-net WebhookSubscription", () => {
   let id: string;
 
   it("PersistAsync POSTs {Endpoint, EventTypes} (C# names) and PopulateObject reads id and secret from the answer", async () => {
-    const res = await call("POST", "/webhook/api/v1/subscriptions", JSON.stringify({ Endpoint: receiver.url("/net"), EventTypes: ["sign.casefile.completed", "sign.signer.signed"] }));
+    const res = await call(
+      "POST",
+      "/webhook/api/v1/subscriptions",
+      JSON.stringify({ Endpoint: receiver.url("/net"), EventTypes: ["sign.casefile.completed", "sign.signer.signed"] }),
+    );
     expect(res.status).toBe(201);
-    expect(res.json).toMatchObject({ id: expect.any(String), secret: expect.any(String), isActive: true, customerId: creds.customerId, endpoint: receiver.url("/net") });
+    expect(res.json).toMatchObject({
+      id: expect.any(String),
+      secret: expect.any(String),
+      isActive: true,
+      customerId: creds.customerId,
+      endpoint: receiver.url("/net"),
+    });
     id = (res.json as { id: string }).id;
   });
 
   it("FindAsync<WebhookSubscription>(id) and FindAllAsync (CreateObjects takes {items})", async () => {
-    expect((await call("GET", `/webhook/api/v1/subscriptions/${id}`)).json).toMatchObject({ id, eventTypes: ["sign.casefile.completed", "sign.signer.signed"] });
+    expect((await call("GET", `/webhook/api/v1/subscriptions/${id}`)).json).toMatchObject({
+      id,
+      eventTypes: ["sign.casefile.completed", "sign.signer.signed"],
+    });
     expect(((await call("GET", "/webhook/api/v1/subscriptions")).json as { items: { id: string }[] }).items.map((s) => s.id)).toEqual([id]);
   });
 
@@ -136,7 +169,10 @@ describe("api-utils JavaScript samples (the wsse npm package, X-WSSE only)", () 
     const cf = (await call("GET", `/api/v1/casefiles/${caseFileId}`, undefined, js)).json as { id: number; title: string };
     expect(cf.title).toBe("sdk-net contract");
     const documents = (await call("GET", `/api/v1/casefiles/${cf.id}/documents`, undefined, js)).json as { id: number }[];
-    const document = (await call("GET", `/api/v1/documents/${documents.map((d) => d.id)[0]}`, undefined, js)).json as { metaData: string | null; title: string };
+    const document = (await call("GET", `/api/v1/documents/${documents.map((d) => d.id)[0]}`, undefined, js)).json as {
+      metaData: string | null;
+      title: string;
+    };
     expect(document).toMatchObject({ title: "Aftale", metaData: null });
   });
 });

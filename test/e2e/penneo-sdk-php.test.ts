@@ -40,7 +40,13 @@ const createAndAwait = (auth: Auth, title: string) =>
   createAndAwaitCaseFile(
     system.gateway.url,
     auth(),
-    { caseFile: { title, signers: [{ name: "Søren Ødegård", email: "soren@example.com" }], documents: [{ title, name: "contract.pdf", metaData: '{"form":"data"}' }] } },
+    {
+      caseFile: {
+        title,
+        signers: [{ name: "Søren Ødegård", email: "soren@example.com" }],
+        documents: [{ title, name: "contract.pdf", metaData: '{"form":"data"}' }],
+      },
+    },
     { name: "contract.pdf", content: pdf },
   );
 
@@ -62,7 +68,12 @@ describe("sdk-php OAuth (OAuthApi, ApiKeysMiddleware, RefreshTokenMiddleware)", 
     const res = await token(phpApiKeysBody(creds));
     expect(res.status).toBe(200);
     // PenneoTokens reads these four fields.
-    expect(res.json).toMatchObject({ access_token: expect.any(String), access_token_expires_at: expect.any(Number), refresh_token: expect.any(String), refresh_token_expires_at: expect.any(Number) });
+    expect(res.json).toMatchObject({
+      access_token: expect.any(String),
+      access_token_expires_at: expect.any(Number),
+      refresh_token: expect.any(String),
+      refresh_token_expires_at: expect.any(Number),
+    });
     accessToken = String(res.json.access_token);
     refreshToken = String(res.json.refresh_token);
   });
@@ -90,14 +101,23 @@ describe("sdk-php entities on /api/v3/ with OAuth", () => {
   it("CaseFile::find(id) reads casefiles/{id}: title, status, the unix created time and the entity fields", async () => {
     const res = await call(oauth, "GET", `/api/v3/casefiles/${caseFileId}`);
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ id: caseFileId, title: "sdk-php OAuth contract", status: 1, created: expect.any(Number), visibilityMode: 0, sensitiveData: false });
+    expect(res.json).toMatchObject({
+      id: caseFileId,
+      title: "sdk-php OAuth contract",
+      status: 1,
+      created: expect.any(Number),
+      visibilityMode: 0,
+      sensitiveData: false,
+    });
   });
 
   it("getDocuments() and getSigners() read casefiles/{id}/documents|signers as plain JSON arrays (Entity::getEntities)", async () => {
     const docs = await call(oauth, "GET", `/api/v3/casefiles/${caseFileId}/documents`);
     expect(docs.status).toBe(200);
     expect(Array.isArray(docs.json)).toBe(true);
-    expect(docs.json).toEqual([expect.objectContaining({ id: expect.any(Number), title: "sdk-php OAuth contract", metaData: '{"form":"data"}', signType: "signable", status: 1 })]);
+    expect(docs.json).toEqual([
+      expect.objectContaining({ id: expect.any(Number), title: "sdk-php OAuth contract", metaData: '{"form":"data"}', signType: "signable", status: 1 }),
+    ]);
     const signers = await call(oauth, "GET", `/api/v3/casefiles/${caseFileId}/signers`);
     expect(Array.isArray(signers.json)).toBe(true);
     expect(signers.json).toEqual([expect.objectContaining({ id: expect.any(Number), name: "Søren Ødegård", status: 0 })]);
@@ -144,7 +164,12 @@ describe("sdk-php WebhookSubscription", () => {
   let subscriptionId: string;
 
   it("persist() POSTs {eventTypes, endpoint, isActive} to the absolute path and reads id and secret back", async () => {
-    const res = await call(oauth, "POST", "/webhook/api/v1/subscriptions", JSON.stringify({ eventTypes: ["webhook.subscription.test", "sign.signer.requestSent"], endpoint: receiver.url("/php"), isActive: true }));
+    const res = await call(
+      oauth,
+      "POST",
+      "/webhook/api/v1/subscriptions",
+      JSON.stringify({ eventTypes: ["webhook.subscription.test", "sign.signer.requestSent"], endpoint: receiver.url("/php"), isActive: true }),
+    );
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({ id: expect.any(String), secret: expect.any(String), customerId: creds.customerId, isActive: true });
     subscriptionId = (res.json as { id: string }).id;
@@ -164,7 +189,12 @@ describe("sdk-php WebhookSubscription", () => {
   });
 
   it("update (PUT {eventTypes, endpoint, isActive}) and delete()", async () => {
-    const put = await call(oauth, "PUT", `/webhook/api/v1/subscriptions/${subscriptionId}`, JSON.stringify({ eventTypes: ["sign.casefile.completed"], endpoint: receiver.url("/php"), isActive: false }));
+    const put = await call(
+      oauth,
+      "PUT",
+      `/webhook/api/v1/subscriptions/${subscriptionId}`,
+      JSON.stringify({ eventTypes: ["sign.casefile.completed"], endpoint: receiver.url("/php"), isActive: false }),
+    );
     expect(put.status).toBe(200);
     expect(put.json).toMatchObject({ isActive: false, eventTypes: ["sign.casefile.completed"] });
     expect((await call(oauth, "DELETE", `/webhook/api/v1/subscriptions/${subscriptionId}`)).status).toBe(204);

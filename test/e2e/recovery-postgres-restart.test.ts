@@ -35,7 +35,8 @@ afterAll(async () => {
 });
 
 /** Answers that are neither a success nor the 503 with Retry-After an outage should get. */
-const unexpected = (answers: Answer[], ok: number) => answers.filter((a) => a.status !== ok && !(a.status === 503 && a.retryAfter !== null && a.errorCode === "service_unavailable"));
+const unexpected = (answers: Answer[], ok: number) =>
+  answers.filter((a) => a.status !== ok && !(a.status === 503 && a.retryAfter !== null && a.errorCode === "service_unavailable"));
 
 it("answers 503 with Retry-After while PostgreSQL is away, and is back to normal within seconds", async () => {
   const { customerId, trickle, subscriptions } = await recoveryRun(world, system, receiver, "pg");

@@ -12,7 +12,6 @@ import { createWorld, type World } from "../support/webhook-world";
  * event written meanwhile reaches its subscriptions, within 5 s of Redis answering; nothing doubled.
  */
 
-
 let redis: RedisServer;
 let world: World;
 let receiver: Receiver;
@@ -76,7 +75,12 @@ it("enqueues what PostgreSQL holds within seconds of Redis answering, and double
   expect(done.doubled).toEqual([]);
 
   // The services timed their own recovery (reconnect -> empty backlog) and export it.
-  const recoveries = [metrics["api-gateway"]?.["redis/create_enqueues"], metrics["casefile-worker"]?.["redis/casefile_sweep"], metrics["casefile-worker"]?.["redis/outbox"], metrics["webhook-dispatcher"]?.["redis/webhook_sweep"]];
+  const recoveries = [
+    metrics["api-gateway"]?.["redis/create_enqueues"],
+    metrics["casefile-worker"]?.["redis/casefile_sweep"],
+    metrics["casefile-worker"]?.["redis/outbox"],
+    metrics["webhook-dispatcher"]?.["redis/webhook_sweep"],
+  ];
   for (const seconds of recoveries) {
     expect(seconds).toBeDefined();
     expect(seconds!).toBeLessThan(TIMING.boundMs / 1000);

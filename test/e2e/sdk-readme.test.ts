@@ -99,7 +99,9 @@ describe("packages/sdk/README.md", () => {
     const sdk = new EsignClient({ baseUrl: system.gateway.url, credentials: { clientId: creds.clientId, clientSecret: creds.clientSecret } });
     const subs = await sdk.subscriptions.list();
     expect(subs.filter((s) => s.endpoint === hookUrl)).toHaveLength(1);
-    expect(p.stdout).toContain(`Subscription ${subs.find((s) => s.endpoint === hookUrl)!.id} delivers sign.casefile.completed, sign.signer.signed to ${hookUrl}.`);
+    expect(p.stdout).toContain(
+      `Subscription ${subs.find((s) => s.endpoint === hookUrl)!.id} delivers sign.casefile.completed, sign.signer.signed to ${hookUrl}.`,
+    );
   }, 60_000);
 
   it("the Express receiver verifies a delivery, acknowledges a repeat and refuses a forgery", async () => {
@@ -109,18 +111,26 @@ describe("packages/sdk/README.md", () => {
     const sub = await sdk.subscriptions.create({ eventTypes: ["sign.casefile.completed"], endpoint });
     try {
       const p = run(example("express-receiver"), { ESIGN_WEBHOOK_SECRET: sub.secret, PORT: String(port) });
-      await eventually(async () => {
-        if (p.stderr !== "") throw new Error(`the receiver wrote to stderr:\n${p.stderr}`);
-        return p.stdout.includes(`listening on ${endpoint}`);
-      }, 20_000, "receiver listening");
+      await eventually(
+        async () => {
+          if (p.stderr !== "") throw new Error(`the receiver wrote to stderr:\n${p.stderr}`);
+          return p.stdout.includes(`listening on ${endpoint}`);
+        },
+        20_000,
+        "receiver listening",
+      );
 
       const { eventId } = await sdk.subscriptions.sendTest(sub.id);
       await eventually(async () => p.stdout.includes(`verified webhook.subscription.test ${eventId}`), 15_000, "verified line");
       await sdk.subscriptions.redeliver(sub.id, eventId);
-      const page = await eventually(async () => {
-        const d = await sdk.subscriptions.deliveries(sub.id);
-        return d.data.length === 2 ? d : undefined;
-      }, 15_000, "two attempts");
+      const page = await eventually(
+        async () => {
+          const d = await sdk.subscriptions.deliveries(sub.id);
+          return d.data.length === 2 ? d : undefined;
+        },
+        15_000,
+        "two attempts",
+      );
       // The first answer is the 204 of a verified event; the repeat is acknowledged (200), not handled again.
       expect(page.data.map((a) => [a.eventId, a.outcome, a.httpStatus])).toEqual([
         [eventId, "success", 200],
@@ -130,7 +140,12 @@ describe("packages/sdk/README.md", () => {
 
       const forged = await fetch(endpoint, {
         method: "POST",
-        headers: { "content-type": "application/json", "x-event-id": "forged", "x-event-type": "sign.casefile.completed", "x-event-signature": `t=${Math.floor(Date.now() / 1000)},h=x-event-id x-event-type,v1=${"0".repeat(64)}` },
+        headers: {
+          "content-type": "application/json",
+          "x-event-id": "forged",
+          "x-event-type": "sign.casefile.completed",
+          "x-event-signature": `t=${Math.floor(Date.now() / 1000)},h=x-event-id x-event-type,v1=${"0".repeat(64)}`,
+        },
         body: "{}",
       });
       expect(forged.status).toBe(400);

@@ -3,16 +3,7 @@ import { Redis } from "ioredis";
 import os from "node:os";
 import path from "node:path";
 import { createCustomer, type CustomerCredentials } from "@esign/accounts";
-import {
-  EsignApiError,
-  EsignClient,
-  JobFailedError,
-  JobTimeoutError,
-  parseWebhookEvent,
-  verifyWebhook,
-  type CaseFileInput,
-  type FetchFn,
-} from "@esign/sdk";
+import { EsignApiError, EsignClient, JobFailedError, JobTimeoutError, parseWebhookEvent, verifyWebhook, type CaseFileInput, type FetchFn } from "@esign/sdk";
 import { TEST_ENCRYPTION_KEY } from "../support/api";
 import { makePdf } from "../support/pdf";
 import { startReceiver, type Receiver } from "../support/receiver";
@@ -231,7 +222,11 @@ describe("case files", () => {
   it("creates from file paths, waits for the job and reads the case file and its documents", async () => {
     const c = client();
     const created = await c.createCaseFile(caseFile(), [{ name: "contract.pdf", path: contractPath }, { path: appendixPath }]);
-    expect(created).toEqual({ uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), payloadHash: expect.stringMatching(/^[0-9a-f]{64}$/), createdAt: expect.any(String) });
+    expect(created).toEqual({
+      uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      payloadHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      createdAt: expect.any(String),
+    });
 
     const job = await c.waitForJob(created.uuid, created.payloadHash, { minIntervalMs: 0, timeoutMs: 20_000 });
     expect(job.jobStatus).toBe("completed");
@@ -256,7 +251,10 @@ describe("case files", () => {
   it("creates from Buffer and Uint8Array contents: the same request hashes the same as from paths; Idempotency-Key replays", async () => {
     const c = client();
     const data = caseFile({ reference: "same-bytes" });
-    const fromPaths = await c.createCaseFile(data, [{ name: "contract.pdf", path: contractPath }, { name: "appendix.pdf", path: appendixPath }]);
+    const fromPaths = await c.createCaseFile(data, [
+      { name: "contract.pdf", path: contractPath },
+      { name: "appendix.pdf", path: appendixPath },
+    ]);
     const fromMemory = await c.createCaseFile(data, [
       { name: "contract.pdf", content: contract },
       { name: "appendix.pdf", content: new Uint8Array(appendix) },
@@ -265,11 +263,32 @@ describe("case files", () => {
     expect(fromMemory.uuid).not.toBe(fromPaths.uuid);
 
     const key = `sdk-${Date.now()}`;
-    const once = await c.createCaseFile(data, [{ name: "contract.pdf", content: contract }, { name: "appendix.pdf", content: appendix }], { idempotencyKey: key });
-    const again = await c.createCaseFile(data, [{ name: "contract.pdf", content: contract }, { name: "appendix.pdf", content: appendix }], { idempotencyKey: key });
+    const once = await c.createCaseFile(
+      data,
+      [
+        { name: "contract.pdf", content: contract },
+        { name: "appendix.pdf", content: appendix },
+      ],
+      { idempotencyKey: key },
+    );
+    const again = await c.createCaseFile(
+      data,
+      [
+        { name: "contract.pdf", content: contract },
+        { name: "appendix.pdf", content: appendix },
+      ],
+      { idempotencyKey: key },
+    );
     expect(again).toEqual(once);
     const other = await c
-      .createCaseFile({ ...data, title: "Another" }, [{ name: "contract.pdf", content: contract }, { name: "appendix.pdf", content: appendix }], { idempotencyKey: key })
+      .createCaseFile(
+        { ...data, title: "Another" },
+        [
+          { name: "contract.pdf", content: contract },
+          { name: "appendix.pdf", content: appendix },
+        ],
+        { idempotencyKey: key },
+      )
       .catch((e: unknown) => e);
     expect(other).toMatchObject({ status: 422, code: "idempotency_mismatch" });
     const done = await c.waitForJob(fromPaths.uuid, fromPaths.payloadHash, { minIntervalMs: 0, timeoutMs: 20_000 });
@@ -410,7 +429,12 @@ describe("webhook subscriptions", () => {
   it("create, get, list, update, delete", async () => {
     const c = client();
     const sub = await c.subscriptions.create({ eventTypes: ["sign.casefile.completed", "sign.signer.signed"], endpoint: receiver.url("/crud") });
-    expect(sub).toMatchObject({ customerId: creds.customerId, isActive: true, endpoint: receiver.url("/crud"), eventTypes: ["sign.casefile.completed", "sign.signer.signed"] });
+    expect(sub).toMatchObject({
+      customerId: creds.customerId,
+      isActive: true,
+      endpoint: receiver.url("/crud"),
+      eventTypes: ["sign.casefile.completed", "sign.signer.signed"],
+    });
     expect(sub.secret.length).toBeGreaterThanOrEqual(16);
     expect(await c.subscriptions.get(sub.id)).toEqual(sub);
     expect((await c.subscriptions.list()).map((s) => s.id)).toContain(sub.id);
@@ -455,10 +479,14 @@ describe("webhook subscriptions", () => {
       }
 
       // Attempts are logged once the dispatcher has the answer.
-      const page = await eventually(async () => {
-        const p = await c.subscriptions.deliveries(sub.id, { limit: 100 });
-        return p.data.length === 3 ? p : undefined;
-      }, 10_000, "three logged attempts");
+      const page = await eventually(
+        async () => {
+          const p = await c.subscriptions.deliveries(sub.id, { limit: 100 });
+          return p.data.length === 3 ? p : undefined;
+        },
+        10_000,
+        "three logged attempts",
+      );
       expect(page.nextCursor).toBeNull();
       expect(page.data.map((a) => a.eventId)).toEqual([...ids].reverse());
       for (const a of page.data) expect(a).toMatchObject({ attemptNumber: 1, outcome: "success", httpStatus: 200 });

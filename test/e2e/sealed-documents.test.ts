@@ -43,7 +43,13 @@ afterAll(async () => {
 
 const SIGNERS = [
   { name: "Łukasz Żółkiewski-Brzęczyszczykiewicz", email: "lukasz@example.com", role: "Najemca", ua: "Mozilla/5.0 (Polish desk) Gecko/20100101 Firefox/128.0" },
-  { name: "Søren Ærø Kierkegård", email: "soren@example.com", role: "Udlejer", onBehalfOf: "Ærø Ejendomme ApS", ua: "Mozilla/5.0 (Danish laptop) Safari/605.1.15" },
+  {
+    name: "Søren Ærø Kierkegård",
+    email: "soren@example.com",
+    role: "Udlejer",
+    onBehalfOf: "Ærø Ejendomme ApS",
+    ua: "Mozilla/5.0 (Danish laptop) Safari/605.1.15",
+  },
   { name: "Ελένη Παπαδοπούλου", email: "eleni@example.com", role: "Μάρτυρας", ua: "Mozilla/5.0 (Greek phone) Chrome/126.0" },
   { name: "王小明", email: "wang@example.com", role: "见证人", ua: "Mozilla/5.0 (Chinese tablet) Edg/125.0" },
 ] as const;
@@ -55,7 +61,10 @@ async function postPdf(body: Uint8Array, contentType = "application/pdf"): Promi
 
 function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "scripts/cli.ts"), ...args], { cwd: REPO_ROOT, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "scripts/cli.ts"), ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -260,7 +269,13 @@ describe("sealed documents", () => {
   }, 60_000);
 
   it("the casefile-worker refuses to start in production without a seal, or with a P12 it cannot open", async () => {
-    const production = { NODE_ENV: "production", JWT_SECRET: "x".repeat(40), ENCRYPTION_KEY: "ab".repeat(32), METRICS_TOKEN: "sealed-documents-metrics-token", ...world.env() };
+    const production = {
+      NODE_ENV: "production",
+      JWT_SECRET: "x".repeat(40),
+      ENCRYPTION_KEY: "ab".repeat(32),
+      METRICS_TOKEN: "sealed-documents-metrics-token",
+      ...world.env(),
+    };
     await expect(startService("casefile-worker", production)).rejects.toThrow(/SEAL_P12_PATH: production needs the platform's seal/);
     const dir = mkdtempSync(path.join(os.tmpdir(), "esign-bad-seal-"));
     try {

@@ -30,10 +30,14 @@ beforeAll(async () => {
   // A database of its own: the relay publishes every unrelayed event of its database, and other
   // files leave events behind (case files created without a dispatcher running).
   world = await createWorld("journey");
-  system = await startSystem(["casefile-worker", "notifier", "webhook-dispatcher"], world.env({
-    SMTP_URL: smtp.url,
-    REMINDER_DAY_MS: "1500",
-  }), { JOB_POLL_LIMIT_PER_MINUTE: "0" });
+  system = await startSystem(
+    ["casefile-worker", "notifier", "webhook-dispatcher"],
+    world.env({
+      SMTP_URL: smtp.url,
+      REMINDER_DAY_MS: "1500",
+    }),
+    { JOB_POLL_LIMIT_PER_MINUTE: "0" },
+  );
   [contract, appendix] = await Promise.all([makePdf("Employment contract", 2), makePdf("Appendix")]);
 }, 120_000);
 
@@ -68,25 +72,47 @@ describe("two signers in two rounds, end to end", () => {
   it("requests, signs, advances, finalizes, mails and emits exactly the expected events", async () => {
     const creds = await newCustomer({ adminEmail: "owner@example.com" });
     const token = await getToken(system.gateway.url, creds);
-    const created = await subscriptionClient(system.gateway.url, token).create({ eventTypes: ["sign.casefile.completed", "sign.signer.signed"], endpoint: receiver.url("/hook") });
+    const created = await subscriptionClient(system.gateway.url, token).create({
+      eventTypes: ["sign.casefile.completed", "sign.signer.signed"],
+      endpoint: receiver.url("/hook"),
+    });
     expect(created.status).toBe(201);
     const sub = created.body;
 
-    const journey = await createCase(system.gateway.url, token, {
-      caseFile: {
-        title: "Employment contract",
-        senderName: "Acme HR",
-        signers: [
-          { name: "Alice Andersen", email: "alice@example.com", role: "Employee", signOrder: 0, enableInsecureSigning: true, insecureSigningMethods: ["text"] },
-          { name: "Bob Berg", email: "bob@example.com", role: "Manager", signOrder: 1, enableInsecureSigning: true, insecureSigningMethods: ["draw", "text"] },
-        ],
-        documents: [
-          { title: "Contract", name: "contract.pdf", roles: ["Employee", "Manager"] },
-          { title: "Appendix", name: "appendix.pdf", signable: false },
-        ],
-        ccRecipients: [{ name: "HR archive", email: "archive@example.com" }],
+    const journey = await createCase(
+      system.gateway.url,
+      token,
+      {
+        caseFile: {
+          title: "Employment contract",
+          senderName: "Acme HR",
+          signers: [
+            {
+              name: "Alice Andersen",
+              email: "alice@example.com",
+              role: "Employee",
+              signOrder: 0,
+              enableInsecureSigning: true,
+              insecureSigningMethods: ["text"],
+            },
+            {
+              name: "Bob Berg",
+              email: "bob@example.com",
+              role: "Manager",
+              signOrder: 1,
+              enableInsecureSigning: true,
+              insecureSigningMethods: ["draw", "text"],
+            },
+          ],
+          documents: [
+            { title: "Contract", name: "contract.pdf", roles: ["Employee", "Manager"] },
+            { title: "Appendix", name: "appendix.pdf", signable: false },
+          ],
+          ccRecipients: [{ name: "HR archive", email: "archive@example.com" }],
+        },
       },
-    }, files());
+      files(),
+    );
     const alice = journey.links["Alice Andersen"]!;
     const bob = journey.links["Bob Berg"]!;
     expect(journey.status).toBe(1);
@@ -104,7 +130,10 @@ describe("two signers in two rounds, end to end", () => {
 
     const alicePage = await getAs(alice.url);
     expect(alicePage.status).toBe(200);
-    expect(alicePage.body.documents?.map((d) => [d.name, d.maySign])).toEqual([["contract.pdf", true], ["appendix.pdf", false]]);
+    expect(alicePage.body.documents?.map((d) => [d.name, d.maySign])).toEqual([
+      ["contract.pdf", true],
+      ["appendix.pdf", false],
+    ]);
     const bobTooEarly = await postJson(`${bob.url}/sign`, { method: "text", value: "Bob Berg" });
     expect(bobTooEarly.status).toBe(409);
     expect((await postJson(`${alice.url}/sign`, { method: "text", value: "Alice Andersen" })).status).toBe(200);
@@ -126,7 +155,9 @@ describe("two signers in two rounds, end to end", () => {
     const signedDoc = done.documents.find((d) => d.name === "contract.pdf")!;
     expect(signedDoc.signedSha256).toMatch(/^[0-9a-f]{64}$/);
     expect(done.documents.find((d) => d.name === "appendix.pdf")!.signedSha256).toBeNull();
-    const res = await fetch(`${system.gateway.url}/send/api/v1/casefiles/${journey.caseFileId}/documents/${signedDoc.id}/file`, { headers: { "X-Auth-Token": token } });
+    const res = await fetch(`${system.gateway.url}/send/api/v1/casefiles/${journey.caseFileId}/documents/${signedDoc.id}/file`, {
+      headers: { "X-Auth-Token": token },
+    });
     const signedPdf = Buffer.from(await res.arrayBuffer());
     // The original's two pages, then the audit trail, sealed (test/e2e/sealed-documents.test.ts has the details).
     expect(await pdfPageCount(signedPdf)).toBeGreaterThan(2);
@@ -175,17 +206,25 @@ describe("two signers in two rounds, end to end", () => {
   it("delivers an e-Boks signer's request to the mailbox gateway with the right recipient and language", async () => {
     const creds = await newCustomer({ eboksEnabled: true });
     const token = await getToken(system.gateway.url, creds);
-    const journey = await createCase(system.gateway.url, token, {
-      caseFile: {
-        title: "Lease",
-        language: "en",
-        signers: [
-          { name: "Carl Christensen", channel: "eboks", cpr: "0101701234" },
-          { name: "Dorte Dahl ApS", channel: "eboks", cvr: "12345678", language: "de" },
-        ],
-        documents: [{ title: "Lease", name: "contract.pdf" }, { title: "Appendix", name: "appendix.pdf", signable: false }],
+    const journey = await createCase(
+      system.gateway.url,
+      token,
+      {
+        caseFile: {
+          title: "Lease",
+          language: "en",
+          signers: [
+            { name: "Carl Christensen", channel: "eboks", cpr: "0101701234" },
+            { name: "Dorte Dahl ApS", channel: "eboks", cvr: "12345678", language: "de" },
+          ],
+          documents: [
+            { title: "Lease", name: "contract.pdf" },
+            { title: "Appendix", name: "appendix.pdf", signable: false },
+          ],
+        },
       },
-    }, files());
+      files(),
+    );
     const dir = process.env.EBOKS_SIMULATOR_DIR!;
     const messages = await eventually(async () => {
       let names: string[] = [];
@@ -195,7 +234,9 @@ describe("two signers in two rounds, end to end", () => {
         return undefined;
       }
       const all = names.map((f) => JSON.parse(readFileSync(path.join(dir, f), "utf8")) as Record<string, unknown>);
-      const mine = all.filter((m) => JSON.stringify(m).includes(journey.links["Carl Christensen"]!.token) || JSON.stringify(m).includes(journey.links["Dorte Dahl ApS"]!.token));
+      const mine = all.filter(
+        (m) => JSON.stringify(m).includes(journey.links["Carl Christensen"]!.token) || JSON.stringify(m).includes(journey.links["Dorte Dahl ApS"]!.token),
+      );
       return mine.length === 2 ? mine : undefined;
     });
     const carl = messages.find((m) => JSON.stringify(m).includes("0101701234"))!;

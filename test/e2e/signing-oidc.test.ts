@@ -27,23 +27,27 @@ const METHODS = {
 beforeAll(async () => {
   provider = await startOidcTestProvider();
   ca = readFileSync(provider.ca.caFile);
-  system = await startSystem(["casefile-worker"], {}, {
-    NODE_ENV: "production",
-    JWT_SECRET: "oidc-test-jwt-secret-of-at-least-32-characters",
-    ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-    METRICS_TOKEN: "oidc-test-metrics-token",
-    IDENTITY_PROVIDER: "oidc",
-    OIDC_ISSUER: provider.issuer,
-    OIDC_CLIENT_ID: provider.clientId,
-    OIDC_CLIENT_SECRET: provider.clientSecret,
-    OIDC_METHODS: JSON.stringify(METHODS),
-    OIDC_SCOPES: "openid",
-    OIDC_NATIONAL_ID_CLAIM: "national_id",
-    OIDC_DISPLAY_NAME: "E-Sign test broker",
-    // The gateway trusts the test CA the way a production machine trusts the public ones.
-    NODE_EXTRA_CA_CERTS: provider.ca.caFile,
-    JOB_POLL_LIMIT_PER_MINUTE: "0",
-  });
+  system = await startSystem(
+    ["casefile-worker"],
+    {},
+    {
+      NODE_ENV: "production",
+      JWT_SECRET: "oidc-test-jwt-secret-of-at-least-32-characters",
+      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      METRICS_TOKEN: "oidc-test-metrics-token",
+      IDENTITY_PROVIDER: "oidc",
+      OIDC_ISSUER: provider.issuer,
+      OIDC_CLIENT_ID: provider.clientId,
+      OIDC_CLIENT_SECRET: provider.clientSecret,
+      OIDC_METHODS: JSON.stringify(METHODS),
+      OIDC_SCOPES: "openid",
+      OIDC_NATIONAL_ID_CLAIM: "national_id",
+      OIDC_DISPLAY_NAME: "E-Sign test broker",
+      // The gateway trusts the test CA the way a production machine trusts the public ones.
+      NODE_EXTRA_CA_CERTS: provider.ca.caFile,
+      JOB_POLL_LIMIT_PER_MINUTE: "0",
+    },
+  );
   await provider.setRedirectUri(`${system.gateway.url}/sign/secure/callback`);
   token = await getToken(system.gateway.url, await newCustomer({ secureSigningMethods: ["mitid.dk", "bankid_se", "itsme.be"] }));
   contract = await makePdf("Contract");
@@ -57,9 +61,12 @@ afterAll(async () => {
 
 const signer = (over: Record<string, unknown> = {}) => ({ name: "Mads Madsen", email: "mads@example.com", role: "Buyer", language: "da", ...over });
 async function createSigner(over: Record<string, unknown> = {}, caseFile: Record<string, unknown> = {}) {
-  const cf = await createCase(system.gateway.url, token, validCaseFile({ signers: [signer(over)], documents: [{ title: "Contract", name: "contract.pdf" }], ...caseFile }), [
-    { name: "contract.pdf", content: contract },
-  ]);
+  const cf = await createCase(
+    system.gateway.url,
+    token,
+    validCaseFile({ signers: [signer(over)], documents: [{ title: "Contract", name: "contract.pdf" }], ...caseFile }),
+    [{ name: "contract.pdf", content: contract }],
+  );
   return Object.values(cf.links)[0]!;
 }
 const signerRow = (id: number) => testDb().signer.findUniqueOrThrow({ where: { id } });
@@ -73,7 +80,12 @@ interface Login {
 }
 
 /** The browser's way: start at the gateway, the provider's login page, approve or cancel, back to the callback. */
-async function login(linkUrl: string, method: string, purpose: "sign" | "identify", opts: { decision?: "approve" | "cancel"; nationalId?: string } = {}): Promise<Login> {
+async function login(
+  linkUrl: string,
+  method: string,
+  purpose: "sign" | "identify",
+  opts: { decision?: "approve" | "cancel"; nationalId?: string } = {},
+): Promise<Login> {
   const browser = new TestBrowser(ca);
   const start = await browser.request(`${linkUrl}/secure/${method}/start`, {
     method: "POST",
@@ -130,7 +142,13 @@ describe("secure signing through a real OpenID provider (production mode)", () =
     expect(done.status).toBe(200);
     expect(json(done)).toEqual({ status: "signed", signerId: link.signerId, redirectUrl: "https://example.com/done" });
     const row = await signerRow(link.signerId);
-    expect(row).toMatchObject({ status: 4, signatureMethod: "mitid.dk", identityProvider: "E-Sign test broker", identityMethod: "mitid.dk", identityNationalIdEnc: null });
+    expect(row).toMatchObject({
+      status: 4,
+      signatureMethod: "mitid.dk",
+      identityProvider: "E-Sign test broker",
+      identityMethod: "mitid.dk",
+      identityNationalIdEnc: null,
+    });
     expect(row.identitySubject).toMatch(/^person-[0-9a-f-]{36}$/);
     expect(row.signatureValue).toBe(row.identitySubject);
     expect(row.identityVerifiedAt).toBeInstanceOf(Date);
@@ -140,7 +158,12 @@ describe("secure signing through a real OpenID provider (production mode)", () =
   it("sends BankID's login_hint and acr_values; a browser gets the 303s and the page in its own language", async () => {
     const link = await createSigner({ language: "sv" });
     const l = await login(link.url, "bankid_se", "sign");
-    expect((await provider.authorizationRequests()).at(-1)).toMatchObject({ acr_values: "urn:test:bankid-se", login_hint: "appswitch:ios", scope: "openid", ui_locales: "sv" });
+    expect((await provider.authorizationRequests()).at(-1)).toMatchObject({
+      acr_values: "urn:test:bankid-se",
+      login_hint: "appswitch:ios",
+      scope: "openid",
+      ui_locales: "sv",
+    });
     const done = await finish(l, "text/html");
     expect(done.status).toBe(200);
     expect(done.body).toContain('<html lang="sv">');
@@ -220,7 +243,11 @@ describe("secure signing through a real OpenID provider (production mode)", () =
   it("a method the broker is not set up for answers 503; a provider that cannot be reached answers 503, and nothing is signed", async () => {
     const link = await createSigner();
     const browser = new TestBrowser(ca);
-    const itsme = await browser.request(`${link.url}/secure/itsme.be/start`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: "{}" });
+    const itsme = await browser.request(`${link.url}/secure/itsme.be/start`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: "{}",
+    });
     expect([itsme.status, json(itsme).error]).toEqual([503, "identity_provider_unavailable"]);
 
     const l = await login(link.url, "mitid.dk", "sign");

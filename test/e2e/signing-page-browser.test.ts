@@ -4,7 +4,17 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createCustomer } from "@esign/accounts";
 import { TEST_ENCRYPTION_KEY, getToken } from "../support/api";
-import { CHROMIUM, hasChromium, keepScreenshot, launchChromium, pixelStats, runAxe, seriousViolations, watchProblems, type AxeResults } from "../support/browser";
+import {
+  CHROMIUM,
+  hasChromium,
+  keepScreenshot,
+  launchChromium,
+  pixelStats,
+  runAxe,
+  seriousViolations,
+  watchProblems,
+  type AxeResults,
+} from "../support/browser";
 import { makeLetterPdf } from "../support/pdf";
 import { createCase } from "../support/signing-api";
 import { startSmtpSink, type SinkMessage, type SmtpSink } from "../support/smtp-sink";
@@ -64,25 +74,35 @@ const DESKTOP = { viewport: { width: 1280, height: 900 } };
 
   const linkIn = (m: SinkMessage) => /http:\/\/127\.0\.0\.1:\d+\/sign\/[A-Za-z0-9_-]{43}/.exec(`${m.text}\n${m.html ?? ""}`)?.[0];
 
-  const TITLES: Record<string, string> = { da: "Lejekontrakt, Søndergade 12", sv: "Hyresavtal, Storgatan 5", no: "Leieavtale, Storgata 7", fr: "Bail, rue de la Paix 3" };
+  const TITLES: Record<string, string> = {
+    da: "Lejekontrakt, Søndergade 12",
+    sv: "Hyresavtal, Storgatan 5",
+    no: "Leieavtale, Storgata 7",
+    fr: "Bail, rue de la Paix 3",
+  };
 
   /** A case file for one signer in `language`, sent by email; resolves with the link from the mail that arrived. */
   async function requestFor(language: string, signer: { name: string; email: string }, methods: string[], caseFile: Record<string, unknown> = {}) {
-    const created = await createCase(system.gateway.url, token, {
-      caseFile: {
-        title: TITLES[language],
-        language,
-        ...caseFile,
-        signers: [{ ...signer, role: "Lejer", enableInsecureSigning: true, insecureSigningMethods: methods, emailFormat: "html" }],
-        documents: [
-          { title: "Lejekontrakt", name: "lejekontrakt.pdf" },
-          { title: "Husorden", name: "husorden.pdf", signable: false },
-        ],
+    const created = await createCase(
+      system.gateway.url,
+      token,
+      {
+        caseFile: {
+          title: TITLES[language],
+          language,
+          ...caseFile,
+          signers: [{ ...signer, role: "Lejer", enableInsecureSigning: true, insecureSigningMethods: methods, emailFormat: "html" }],
+          documents: [
+            { title: "Lejekontrakt", name: "lejekontrakt.pdf" },
+            { title: "Husorden", name: "husorden.pdf", signable: false },
+          ],
+        },
       },
-    }, [
-      { name: "lejekontrakt.pdf", content: contract },
-      { name: "husorden.pdf", content: appendix },
-    ]);
+      [
+        { name: "lejekontrakt.pdf", content: contract },
+        { name: "husorden.pdf", content: appendix },
+      ],
+    );
     const link = created.links[signer.name]!;
     const mail = await smtp.waitFor((m) => m.to.includes(signer.email), 30_000);
     expect(linkIn(mail)).toBe(link.url);
@@ -294,14 +314,21 @@ const DESKTOP = { viewport: { width: 1280, height: 900 } };
     await Promise.all([page.waitForURL(`${link}/sign`), page.getByRole("button", { name: "Signer", exact: true }).click()]);
     expect(await page.locator("h1").innerText()).toBe("Signé");
     expect(await page.locator("main p").first().innerText()).toBe("Merci : votre signature est enregistrée.");
-    expect(await signerRow(signerId)).toMatchObject({ status: 4, signatureMethod: "text", identityMethod: "mitid.dk", identityProvider: "Identity provider SIMULATOR" });
+    expect(await signerRow(signerId)).toMatchObject({
+      status: 4,
+      signatureMethod: "text",
+      identityMethod: "mitid.dk",
+      identityProvider: "Identity provider SIMULATOR",
+    });
     expect(problems).toEqual([]);
     await context.close();
   });
 
   it("axe-core found no serious or critical violation in any of the states above", () => {
     // The full list (including minor and moderate findings) goes to the test log for the record.
-    process.stderr.write(`axe-core violations by page state: ${JSON.stringify(Object.fromEntries(Object.entries(axeReport).map(([k, v]) => [k, v.map((x) => `${x.id} (${x.impact ?? "?"})`)])))}\n`);
+    process.stderr.write(
+      `axe-core violations by page state: ${JSON.stringify(Object.fromEntries(Object.entries(axeReport).map(([k, v]) => [k, v.map((x) => `${x.id} (${x.impact ?? "?"})`)])))}\n`,
+    );
     expect(Object.keys(axeReport).length).toBe(7);
   });
 });

@@ -3,17 +3,7 @@ import { TEST_ENCRYPTION_KEY, closeTestDb, getToken, newCustomer, testDb } from 
 import { makePdf } from "../support/pdf";
 import { validCaseFile } from "../support/payloads";
 import type { ServiceProcess } from "../support/services";
-import {
-  caseFileEvents,
-  cookieHeader,
-  cookiesFrom,
-  createCase,
-  getAs,
-  postForm,
-  postJson,
-  signerEvents,
-  type SignPage,
-} from "../support/signing-api";
+import { caseFileEvents, cookieHeader, cookiesFrom, createCase, getAs, postForm, postJson, signerEvents, type SignPage } from "../support/signing-api";
 import { startSystem, type System } from "../support/system";
 
 let system: System;
@@ -49,7 +39,13 @@ const payload = (signers: Record<string, unknown>[], caseFile: Record<string, un
 const create = (body: unknown, authToken = token) => createCase(gateway.url, authToken, body, files());
 const signerRow = (id: number) => testDb().signer.findUniqueOrThrow({ where: { id } });
 
-const unescapeHtml = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+const unescapeHtml = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 
 /** Follows the simulator like a browser: its page, then the approve (or cancel) button. Returns the callback URL. */
 async function throughSimulator(redirectUrl: string, decision: "approve" | "cancel" = "approve", nationalId = ""): Promise<string> {

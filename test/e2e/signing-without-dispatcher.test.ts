@@ -33,16 +33,21 @@ afterAll(async () => {
 it("signs a two-round case file to completion while no webhook-dispatcher runs", async () => {
   const creds = await createCustomer(world.db, { name: "No dispatcher", adminEmail: "owner@example.com" }, TEST_ENCRYPTION_KEY);
   const token = await getToken(system.gateway.url, creds);
-  const journey = await createCase(system.gateway.url, token, {
-    caseFile: {
-      title: "Lease",
-      signers: [
-        { name: "Alice", email: "alice@example.com", role: "Tenant", signOrder: 0, enableInsecureSigning: true, insecureSigningMethods: ["text"] },
-        { name: "Bob", email: "bob@example.com", role: "Landlord", signOrder: 1, enableInsecureSigning: true, insecureSigningMethods: ["text"] },
-      ],
-      documents: [{ title: "Lease", name: "lease.pdf" }],
+  const journey = await createCase(
+    system.gateway.url,
+    token,
+    {
+      caseFile: {
+        title: "Lease",
+        signers: [
+          { name: "Alice", email: "alice@example.com", role: "Tenant", signOrder: 0, enableInsecureSigning: true, insecureSigningMethods: ["text"] },
+          { name: "Bob", email: "bob@example.com", role: "Landlord", signOrder: 1, enableInsecureSigning: true, insecureSigningMethods: ["text"] },
+        ],
+        documents: [{ title: "Lease", name: "lease.pdf" }],
+      },
     },
-  }, [{ name: "lease.pdf", content: await makePdf("Lease") }]);
+    [{ name: "lease.pdf", content: await makePdf("Lease") }],
+  );
 
   await smtp.waitFor((m) => m.to.includes("alice@example.com"));
   expect((await postJson(`${journey.links.Alice!.url}/sign`, { method: "text", value: "Alice" })).status).toBe(200);

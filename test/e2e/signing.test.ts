@@ -23,7 +23,9 @@ const files = () => [
 /** One signer in round 0, allowed to type their name; Contract for Employee, Appendix not signable. */
 const oneSigner = (signer: Record<string, unknown> = {}, caseFile: Record<string, unknown> = {}) =>
   validCaseFile({
-    signers: [{ name: "Alice Andersen", email: "alice@example.com", role: "Employee", enableInsecureSigning: true, insecureSigningMethods: ["text"], ...signer }],
+    signers: [
+      { name: "Alice Andersen", email: "alice@example.com", role: "Employee", enableInsecureSigning: true, insecureSigningMethods: ["text"], ...signer },
+    ],
     documents: [
       { title: "Contract", name: "contract.pdf", roles: ["Employee"] },
       { title: "Appendix", name: "appendix.pdf", signable: false },
@@ -50,7 +52,12 @@ afterAll(async () => {
 describe("the signer's pages in the signer's language", () => {
   const htmlOf = async (url: string, init: RequestInit = {}) => {
     const res = await fetch(url, init);
-    return { status: res.status, lang: /<html lang="([^"]+)">/.exec(await res.clone().text())?.[1], language: res.headers.get("content-language"), text: await res.text() };
+    return {
+      status: res.status,
+      lang: /<html lang="([^"]+)">/.exec(await res.clone().text())?.[1],
+      language: res.headers.get("content-language"),
+      text: await res.text(),
+    };
   };
 
   it("writes the page in the signer's language, else the case file's, else English", async () => {
@@ -166,7 +173,15 @@ describe("the signing page", () => {
     const cf = await create(oneSigner({ insecureSigningMethods: ["draw"] }));
     const res = await fetch(Object.values(cf.links)[0]!.url);
     const csp = res.headers.get("content-security-policy") ?? "";
-    for (const directive of ["default-src 'none'", "script-src 'self';", "worker-src 'self';", "font-src 'self';", "connect-src 'self';", "frame-ancestors 'none'", "base-uri 'none'"]) {
+    for (const directive of [
+      "default-src 'none'",
+      "script-src 'self';",
+      "worker-src 'self';",
+      "font-src 'self';",
+      "connect-src 'self';",
+      "frame-ancestors 'none'",
+      "base-uri 'none'",
+    ]) {
       expect(csp).toContain(directive);
     }
     expect(csp).not.toMatch(/unsafe-(inline|eval)/);
@@ -175,14 +190,26 @@ describe("the signing page", () => {
     expect(scripts.map((m) => m[1]!.trim())).toEqual(['type="module" src="/sign-assets/signing-page.js"', 'type="application/json" id="esign-page-data"']);
     const data = JSON.parse(scripts[1]![2]!) as { pdfjs: { module: string; worker: string } };
     expect(data.pdfjs).toMatchObject({ module: "/sign-assets/pdfjs/pdf.min.mjs", worker: "/sign-assets/pdfjs/pdf.worker.min.mjs" });
-    for (const asset of ["/sign-assets/signing-page.js", data.pdfjs.module, data.pdfjs.worker, "/sign-assets/pdfjs/standard_fonts/LiberationSans-Regular.ttf"]) {
+    for (const asset of [
+      "/sign-assets/signing-page.js",
+      data.pdfjs.module,
+      data.pdfjs.worker,
+      "/sign-assets/pdfjs/standard_fonts/LiberationSans-Regular.ttf",
+    ]) {
       const file = await fetch(`${gateway.url}${asset}`);
       expect([asset, file.status]).toEqual([asset, 200]);
       expect(file.headers.get("x-content-type-options")).toBe("nosniff");
       if (asset.endsWith("js")) expect(file.headers.get("content-type")).toMatch(/^text\/javascript/);
       await file.arrayBuffer();
     }
-    for (const asset of ["/sign-assets/other.js", "/sign-assets/pdfjs/pdf.mjs.map", "/sign-assets/pdfjs/package.json", "/sign-assets/pdfjs/web/viewer.html", "/sign-assets/pdfjs/cmaps/..%2F..%2Fpackage.json", "/sign-assets/pdfjs/standard_fonts/nope.ttf"]) {
+    for (const asset of [
+      "/sign-assets/other.js",
+      "/sign-assets/pdfjs/pdf.mjs.map",
+      "/sign-assets/pdfjs/package.json",
+      "/sign-assets/pdfjs/web/viewer.html",
+      "/sign-assets/pdfjs/cmaps/..%2F..%2Fpackage.json",
+      "/sign-assets/pdfjs/standard_fonts/nope.ttf",
+    ]) {
       expect([asset, (await fetch(`${gateway.url}${asset}`)).status]).toEqual([asset, 404]);
     }
   });
@@ -259,7 +286,9 @@ describe("the signing page", () => {
 
 describe("signing", () => {
   it("signs with a typed name: 200, signer status 4, one signed event; a second signature is 409 and changes nothing", async () => {
-    const cf = await create(validCaseFile({ signers: [{ ...validCaseFile().caseFile.signers[0], successUrl: "https://example.com/thanks" }, validCaseFile().caseFile.signers[1]] }));
+    const cf = await create(
+      validCaseFile({ signers: [{ ...validCaseFile().caseFile.signers[0], successUrl: "https://example.com/thanks" }, validCaseFile().caseFile.signers[1]] }),
+    );
     const alice = cf.links["Alice Andersen"]!;
     const signed = await postJson(`${alice.url}/sign`, { method: "text", value: "  Alice Andersen " });
     expect(signed.status).toBe(200);
@@ -365,7 +394,11 @@ describe("signing", () => {
     const cf = await create(oneSigner());
     const link = Object.values(cf.links)[0]!;
     await testDb().signer.update({ where: { id: link.signerId }, data: { expireAt: new Date(Date.now() - 1000) } });
-    for (const res of [await getAs(link.url), await postJson(`${link.url}/sign`, { method: "text", value: "Alice" }), await postJson(`${link.url}/reject`, {})]) {
+    for (const res of [
+      await getAs(link.url),
+      await postJson(`${link.url}/sign`, { method: "text", value: "Alice" }),
+      await postJson(`${link.url}/reject`, {}),
+    ]) {
       expect(res.status).toBe(410);
       expect(res.body.error).toBe("expired");
     }
@@ -381,7 +414,12 @@ describe("signing", () => {
   it("rejects: signer 2 and case file 2 with both events, redirect to failUrl; every link of the case file is closed afterwards", async () => {
     const base = validCaseFile().caseFile.signers;
     const cf = await create(
-      validCaseFile({ signers: [{ ...base[0], failUrl: "https://example.com/rejected" }, { ...base[1], signOrder: 0 }] }),
+      validCaseFile({
+        signers: [
+          { ...base[0], failUrl: "https://example.com/rejected" },
+          { ...base[1], signOrder: 0 },
+        ],
+      }),
     );
     const alice = cf.links["Alice Andersen"]!;
     const res = await postJson(`${alice.url}/reject`, { reason: "The salary is wrong" });

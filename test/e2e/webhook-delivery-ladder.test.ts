@@ -109,7 +109,11 @@ describe("a receiver that always fails", () => {
     expect(job?.data).toEqual({ subscriptionId: sub.id });
     const mail = await smtp.waitFor((m) => m.raw.includes(sub.id), 15_000);
     expect(mail.to.map((a) => a.toLowerCase()).sort()).toEqual([admin.email, "creator@example.com", "second-admin@example.com"].sort());
-    await eventually(() => world.db.webhookSubscription.findFirst({ where: { id: sub.id, disabledNotifiedAt: { not: null } } }), 5000, "disabledNotifiedAt set");
+    await eventually(
+      () => world.db.webhookSubscription.findFirst({ where: { id: sub.id, disabledNotifiedAt: { not: null } } }),
+      5000,
+      "disabledNotifiedAt set",
+    );
   });
 
   it("delivers again once re-enabled: suspended deliveries resume and new events go out", async () => {
@@ -151,7 +155,9 @@ describe("the fast retries", () => {
     expect(scheduled).toEqual(expected);
     // ... and received so: never early, late by no more than the queue's latency.
     const gaps = gapsOf(hits.map((r) => r.at));
-    process.stdout.write(`fast retries (5 s = ${FAST_STEP_MS} ms): gaps ${JSON.stringify(gaps)} ms, ratios ${JSON.stringify(gaps.map((g) => +(g / gaps[0]!).toFixed(2)))}\n`);
+    process.stdout.write(
+      `fast retries (5 s = ${FAST_STEP_MS} ms): gaps ${JSON.stringify(gaps)} ms, ratios ${JSON.stringify(gaps.map((g) => +(g / gaps[0]!).toFixed(2)))}\n`,
+    );
     gaps.forEach((gap, i) => {
       expect(gap).toBeGreaterThanOrEqual(expected[i]! - 5);
       expect(gap).toBeLessThan(expected[i]! + 2 * SLACK_MS);

@@ -168,15 +168,23 @@ describe("the outbox relay's LISTEN connection", () => {
     const [hit] = await receiver.waitFor("/listen", 1, 5000);
     expect(hit!.headers["x-event-id"]).toBe(first);
 
-    const [before] = await eventually(async () => {
-      const rows = await listeners();
-      return rows.length === 1 ? rows : undefined;
-    }, 5000, "one LISTEN connection");
+    const [before] = await eventually(
+      async () => {
+        const rows = await listeners();
+        return rows.length === 1 ? rows : undefined;
+      },
+      5000,
+      "one LISTEN connection",
+    );
     await listenWorld.db.$queryRaw`SELECT pg_terminate_backend(${before!.pid}::int)`;
-    await eventually(async () => {
-      const rows = await listeners();
-      return rows.length === 1 && rows[0]!.pid !== before!.pid;
-    }, 10_000, "a new LISTEN connection");
+    await eventually(
+      async () => {
+        const rows = await listeners();
+        return rows.length === 1 && rows[0]!.pid !== before!.pid;
+      },
+      10_000,
+      "a new LISTEN connection",
+    );
 
     const second = await listenWorld.emit(customer.customerId);
     const [, again] = await receiver.waitFor("/listen", 2, 5000);

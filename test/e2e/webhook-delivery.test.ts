@@ -101,7 +101,11 @@ describe("signed deliveries", () => {
 
     // A wrong secret does not verify: the signature really is keyed with this subscription's secret.
     expect(await verified(req!, "whsec_wrong")).toMatchObject({ ok: false, reason: "signature_mismatch" });
-    const delivery = await eventually(() => world.db.webhookDelivery.findFirst({ where: { eventId: event.id, state: "succeeded" } }), 5000, "delivery succeeded");
+    const delivery = await eventually(
+      () => world.db.webhookDelivery.findFirst({ where: { eventId: event.id, state: "succeeded" } }),
+      5000,
+      "delivery succeeded",
+    );
     expect(delivery).toMatchObject({ subscriptionId: sub.id, attempts: 1 });
     const [attempt] = await world.attempts({ eventId: event.id });
     expect(attempt).toMatchObject({ attemptNumber: 1, outcome: "success", httpStatus: 200, cause: "ok", nextAttemptAt: null });
@@ -167,10 +171,14 @@ describe("failed attempts", () => {
 
     for (const c of cases) {
       const subscriptionId = subs.get(c.path)!;
-      const [first] = await eventually(async () => {
-        const rows = await world.attempts({ subscriptionId });
-        return rows.length > 0 ? rows : undefined;
-      }, 10_000, `first attempt of ${c.path}`);
+      const [first] = await eventually(
+        async () => {
+          const rows = await world.attempts({ subscriptionId });
+          return rows.length > 0 ? rows : undefined;
+        },
+        10_000,
+        `first attempt of ${c.path}`,
+      );
       expect({ path: c.path, outcome: first!.outcome, cause: first!.cause, httpStatus: first!.httpStatus }).toEqual({
         path: c.path,
         outcome: "failure",
@@ -217,10 +225,14 @@ describe("an event's first attempts", () => {
     const failing = await world.subscribe(customer, receiver.url("/batch-fail"));
     const eventId = await world.emit(customer.customerId);
 
-    const deliveries = await eventually(async () => {
-      const rows = await world.db.webhookDelivery.findMany({ where: { eventId } });
-      return rows.length === 5 && rows.every((d) => d.attempts >= 1) ? rows : undefined;
-    }, 10_000, "five first attempts recorded");
+    const deliveries = await eventually(
+      async () => {
+        const rows = await world.db.webhookDelivery.findMany({ where: { eventId } });
+        return rows.length === 5 && rows.every((d) => d.attempts >= 1) ? rows : undefined;
+      },
+      10_000,
+      "five first attempts recorded",
+    );
     for (let i = 0; i < 4; i++) expect(receiver.requests(`/batch-ok-${i}`).map((r) => r.headers["x-event-id"])).toEqual([eventId]);
     const firsts = await world.attempts({ eventId });
     const first = firsts.filter((a) => a.attemptNumber === 1);
@@ -257,10 +269,14 @@ describe("events committed together", () => {
     expect(job?.id).toBe(dispatchJobId(eventIds));
     for (const id of eventIds.slice(1)) expect((await world.dispatchJobOf(id))?.id).toBe(job?.id);
 
-    const deliveries = await eventually(async () => {
-      const rows = await world.db.webhookDelivery.findMany({ where: { eventId: { in: eventIds } } });
-      return rows.length === 12 && rows.every((d) => d.state === "succeeded") ? rows : undefined;
-    }, 10_000, "twelve deliveries succeeded");
+    const deliveries = await eventually(
+      async () => {
+        const rows = await world.db.webhookDelivery.findMany({ where: { eventId: { in: eventIds } } });
+        return rows.length === 12 && rows.every((d) => d.state === "succeeded") ? rows : undefined;
+      },
+      10_000,
+      "twelve deliveries succeeded",
+    );
     expect(deliveries.every((d) => d.attempts === 1)).toBe(true);
     for (const eventId of eventIds) {
       const firsts = (await world.attempts({ eventId })).filter((a) => a.attemptNumber === 1);
@@ -277,7 +293,14 @@ describe("events committed together", () => {
     // Relayed already, as before an upgrade: only the waiting job can make it go.
     const eventId = randomUUID();
     await world.db.event.create({
-      data: { id: eventId, customerId: customer.customerId, topic: "casefile", eventType: DEFAULT_EVENT_TYPE, payload: { id: 9, status: 7 }, relayedAt: new Date() },
+      data: {
+        id: eventId,
+        customerId: customer.customerId,
+        topic: "casefile",
+        eventType: DEFAULT_EVENT_TYPE,
+        payload: { id: 9, status: 7 },
+        relayedAt: new Date(),
+      },
     });
     await world.producer().enqueue("events", "dispatch", { eventId }, { jobId: eventId });
     const [req] = await receiver.waitFor("/legacy-shape", 1);
@@ -306,10 +329,14 @@ describe("an event's first attempts, one of them unpreparable", () => {
     expect(brokenDelivery).toMatchObject({ state: "pending", attempts: 0 });
     expect(receiver.requests("/batch-broken")).toHaveLength(0);
     // The dispatch job failed for the broken one and is being retried by BullMQ.
-    const job = await eventually(async () => {
-      const j = await world.dispatchJobOf(eventId);
-      return j && j.attemptsMade > 0 && j;
-    }, 10_000, "the dispatch job retried");
+    const job = await eventually(
+      async () => {
+        const j = await world.dispatchJobOf(eventId);
+        return j && j.attemptsMade > 0 && j;
+      },
+      10_000,
+      "the dispatch job retried",
+    );
     expect(job.failedReason).toContain("could not be prepared");
     await cancelSubscriptionDeliveries(world.db, broken.id);
   });
@@ -322,10 +349,14 @@ describe("the outbox relay", () => {
     const unwanted = await world.emit(customer.customerId, { eventType: "sign.casefile.failed", payload: { id: 1, status: 6 } });
     const wanted = await world.emit(customer.customerId, { eventType: "sign.casefile.completed", payload: { id: 1, status: 5 } });
     await receiver.waitFor("/relay-wanted", 1);
-    const relayed = await eventually(async () => {
-      const rows = await world.db.event.findMany({ where: { id: { in: [unwanted, wanted] } } });
-      return rows.every((r) => r.relayedAt !== null) && rows;
-    }, 10_000, "both events relayed");
+    const relayed = await eventually(
+      async () => {
+        const rows = await world.db.event.findMany({ where: { id: { in: [unwanted, wanted] } } });
+        return rows.every((r) => r.relayedAt !== null) && rows;
+      },
+      10_000,
+      "both events relayed",
+    );
     expect(relayed).toHaveLength(2);
     expect(await world.dispatchJobOf(unwanted)).toBeUndefined();
     expect(await world.dispatchJobOf(wanted)).toBeDefined();
@@ -352,10 +383,14 @@ describe("in production", () => {
     const customer = await prod.customer();
     const sub = await prod.subscribe(customer, receiver.url("/internal"));
     const eventId = await prod.emit(customer.customerId);
-    const [attempt] = await eventually(async () => {
-      const rows = await prod.attempts({ eventId });
-      return rows.length > 0 ? rows : undefined;
-    }, 10_000, "blocked attempt");
+    const [attempt] = await eventually(
+      async () => {
+        const rows = await prod.attempts({ eventId });
+        return rows.length > 0 ? rows : undefined;
+      },
+      10_000,
+      "blocked attempt",
+    );
     expect(attempt).toMatchObject({ subscriptionId: sub.id, outcome: "failure", cause: "blocked_address", httpStatus: null });
     expect(receiver.requests("/internal")).toHaveLength(0);
   });

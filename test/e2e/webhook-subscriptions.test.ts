@@ -34,8 +34,7 @@ async function createOk(t: Tenant, body: unknown = valid()) {
   return a.body;
 }
 
-const activeCount = (customerId: number) =>
-  testDb().webhookSubscription.count({ where: { customerId, isActive: true, deletedAt: null } });
+const activeCount = (customerId: number) => testDb().webhookSubscription.count({ where: { customerId, isActive: true, deletedAt: null } });
 
 beforeAll(async () => {
   gateway = await startService("api-gateway");
@@ -91,7 +90,13 @@ describe("create, read, edit, delete", () => {
     const s = await createOk(t);
     const a = await t.api.update(s.id, { endpoint: "https://127.0.0.1:8443/fixed", eventTypes: ["sign.signer.rejected", "sign.signer.rejected"] });
     expect(a.status).toBe(200);
-    expect(a.body).toMatchObject({ id: s.id, endpoint: "https://127.0.0.1:8443/fixed", eventTypes: ["sign.signer.rejected"], isActive: true, secret: s.secret });
+    expect(a.body).toMatchObject({
+      id: s.id,
+      endpoint: "https://127.0.0.1:8443/fixed",
+      eventTypes: ["sign.signer.rejected"],
+      isActive: true,
+      secret: s.secret,
+    });
     expect(Date.parse(a.body.updatedAt)).toBeGreaterThanOrEqual(Date.parse(s.updatedAt));
 
     const roundTrip = await t.api.update(s.id, { ...a.body, customerId: 999_999, id: randomUUID(), secret: "mine", eventTypes: ["sign.casefile.expired"] });
@@ -232,7 +237,10 @@ describe("validation (400 naming every failing field)", () => {
     expect(both.body.errors?.map((e) => e.path).sort()).toEqual(["endpoint", "eventTypes[0]", "eventTypes[1]"]);
     const missing = await t.api.create({});
     expect(missing.status).toBe(400);
-    expect(missing.body.errors?.map((e) => [e.path, e.code]).sort()).toEqual([["endpoint", "required"], ["eventTypes", "required"]]);
+    expect(missing.body.errors?.map((e) => [e.path, e.code]).sort()).toEqual([
+      ["endpoint", "required"],
+      ["eventTypes", "required"],
+    ]);
     const empty = await t.api.create(valid({ eventTypes: [] }));
     expect(empty.body.errors?.map((e) => e.path)).toEqual(["eventTypes"]);
     expect(await activeCount(t.customerId)).toBe(0);
@@ -414,10 +422,24 @@ describe("delivery log and redelivery", () => {
       ["attemptNumber", "cause", "createdAt", "durationMs", "eventId", "httpStatus", "id", "nextAttemptAt", "outcome"].sort(),
     );
     expect(first).toEqual({
-      id: a7, eventId, attemptNumber: 7, outcome: "success", httpStatus: 200, cause: "ok", durationMs: 16, nextAttemptAt: null,
+      id: a7,
+      eventId,
+      attemptNumber: 7,
+      outcome: "success",
+      httpStatus: 200,
+      cause: "ok",
+      durationMs: 16,
+      nextAttemptAt: null,
       createdAt: "2026-01-01T00:00:05.000Z",
     });
-    expect(pages[3]![0]).toMatchObject({ id: a1, attemptNumber: 1, outcome: "failure", httpStatus: 503, cause: "non_2xx", nextAttemptAt: "2026-01-01T00:00:06.000Z" });
+    expect(pages[3]![0]).toMatchObject({
+      id: a1,
+      attemptNumber: 1,
+      outcome: "failure",
+      httpStatus: 503,
+      cause: "non_2xx",
+      nextAttemptAt: "2026-01-01T00:00:06.000Z",
+    });
 
     // The default page holds them all; a page size that divides the log exactly ends with null.
     const all = await t.api.deliveries(s.id);
@@ -583,7 +605,12 @@ describe("as Penneo's published clients use it", () => {
     expect(a.body).toBe("");
     const events = await testDb().event.findMany({ where: { customerId: t.customerId } });
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ eventType: "webhook.subscription.test", topic: "subscription", targetSubscriptionId: null, payload: "This is a test event." });
+    expect(events[0]).toMatchObject({
+      eventType: "webhook.subscription.test",
+      topic: "subscription",
+      targetSubscriptionId: null,
+      payload: "This is a test event.",
+    });
     // With no subscription at all, the call still answers 204 (nothing to deliver to).
     const lonely = await tenant();
     expect((await lonely.api.testAll()).status).toBe(204);

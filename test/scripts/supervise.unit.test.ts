@@ -9,7 +9,12 @@ const dir = mkdtempSync(path.join(os.tmpdir(), "supervise-"));
 const policy: RestartPolicy = { quickExitMs: 400, maxQuickExits: 3, firstDelayMs: 50, maxDelayMs: 200 };
 
 function spec(name: string, env: Record<string, string>): ServiceSpec {
-  return { name, entry: "test/support/fixtures/flaky-service.ts", env: { FLAKY_LOG: path.join(dir, `${name}.log`), ...env }, readyUrl: "http://127.0.0.1:1/readyz" };
+  return {
+    name,
+    entry: "test/support/fixtures/flaky-service.ts",
+    env: { FLAKY_LOG: path.join(dir, `${name}.log`), ...env },
+    readyUrl: "http://127.0.0.1:1/readyz",
+  };
 }
 const starts = (name: string) => {
   const file = path.join(dir, `${name}.log`);

@@ -65,7 +65,9 @@ export async function pixelStats(page: Page, png: Buffer) {
 }
 
 const ZAxeResults = z.object({
-  violations: z.array(z.object({ id: z.string(), impact: z.string().nullable().optional(), help: z.string(), nodes: z.array(z.object({ target: z.array(z.unknown()) })) })),
+  violations: z.array(
+    z.object({ id: z.string(), impact: z.string().nullable().optional(), help: z.string(), nodes: z.array(z.object({ target: z.array(z.unknown()) })) }),
+  ),
   passes: z.array(z.object({ id: z.string() })),
 });
 export type AxeResults = z.infer<typeof ZAxeResults>;
@@ -83,7 +85,9 @@ export async function runAxe(page: Page): Promise<AxeResults> {
 
 /** The violations axe rates serious or critical, as "rule: help (targets)" lines. */
 export const seriousViolations = (r: AxeResults) =>
-  r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help} (${JSON.stringify(v.nodes.map((n) => n.target))})`);
+  r.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} (${JSON.stringify(v.nodes.map((n) => n.target))})`);
 
 /**
  * Keeps a screenshot for the docs: written when missing, or again with UPDATE_DOCS_SCREENSHOT=1

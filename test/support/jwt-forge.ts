@@ -33,7 +33,9 @@ export function forgeJwt(payload: Record<string, unknown>, opts: ForgeOptions = 
   const header = { alg: opts.headerAlg ?? signWith, typ: "JWT", ...opts.header };
   const signingInput = `${b64url(JSON.stringify(header))}.${b64url(JSON.stringify(payload))}`;
   if (signWith === "none") return `${signingInput}.`;
-  const sig = createHmac(HASH[signWith], opts.secret ?? DEV_JWT.secret).update(signingInput).digest();
+  const sig = createHmac(HASH[signWith], opts.secret ?? DEV_JWT.secret)
+    .update(signingInput)
+    .digest();
   return `${signingInput}.${b64url(sig)}`;
 }
 

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { insertEvent, type Event } from "@esign/db";
 import { Producer, createRedis } from "@esign/queue";
-import { PDFArray, PDFDocument, PDFRawStream, decodePDFRawStream } from "pdf-lib";
+import { PDFArray, type PDFDocument, PDFRawStream, decodePDFRawStream } from "pdf-lib";
 import { getToken, newCustomer, postCreate, testDb, waitForJob, type UploadFile } from "./api";
 import { startSystem, type System } from "./system";
 

@@ -153,7 +153,17 @@ export async function createCaseFile(spec: CaseFileSpec, tag = newTag()): Promis
     const fileSha256 = await storage.put(original);
     const signedSha256 = signed ? await storage.put(signed) : null;
     const row = await db.document.create({
-      data: { caseFileId: cf.id, title: d.title, name: d.name, signable: d.signable ?? true, roles: d.roles ?? [], documentOrder: i, fileSha256, size: original.length, signedSha256 },
+      data: {
+        caseFileId: cf.id,
+        title: d.title,
+        name: d.name,
+        signable: d.signable ?? true,
+        roles: d.roles ?? [],
+        documentOrder: i,
+        fileSha256,
+        size: original.length,
+        signedSha256,
+      },
     });
     documents.push({ id: row.id, name: d.name, title: d.title, original, signed });
   }

@@ -111,7 +111,11 @@ async function main(): Promise<void> {
   const callback = provider.callback();
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", issuer);
-    const handled = url.pathname.startsWith("/__test/") ? control(url, req, res) : url.pathname.startsWith("/interaction/") ? interaction(provider, url, req, res) : null;
+    const handled = url.pathname.startsWith("/__test/")
+      ? control(url, req, res)
+      : url.pathname.startsWith("/interaction/")
+        ? interaction(provider, url, req, res)
+        : null;
     if (handled) handled.catch((err: unknown) => reply(res, 500, { error: String(err) }));
     else callback(req, res);
   });
@@ -154,7 +158,7 @@ async function control(url: URL, req: IncomingMessage, res: ServerResponse): Pro
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The provider's login page: a national id to vouch for (or none), approve or cancel. */
-async function interaction(provider: Provider, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function interaction(provider: Provider, _url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const details = await provider.interactionDetails(req, res);
   const params = details.params as Record<string, string | undefined>;
   if (req.method === "GET") {
@@ -168,7 +172,12 @@ async function interaction(provider: Provider, url: URL, req: IncomingMessage, r
   }
   const form = new URLSearchParams(await readBody(req));
   if (form.get("decision") !== "approve") {
-    await provider.interactionFinished(req, res, { error: "access_denied", error_description: "The person cancelled the login" }, { mergeWithLastSubmission: false });
+    await provider.interactionFinished(
+      req,
+      res,
+      { error: "access_denied", error_description: "The person cancelled the login" },
+      { mergeWithLastSubmission: false },
+    );
     return;
   }
   const accountId = `person-${randomUUID()}`;

@@ -24,10 +24,55 @@ export function makeTestCa(): TestCa {
   const dir = mkdtempSync(path.join(process.env.ESIGN_TEST_DIR ?? os.tmpdir(), "oidc-tls-"));
   const file = (name: string) => path.join(dir, name);
   const openssl = (...args: string[]) => execFileSync("openssl", args, { stdio: "pipe" });
-  openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1", "-subj", "/CN=E-Sign test CA", "-keyout", file("ca.key"), "-out", file("ca.pem"));
-  openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", file("server.key"), "-out", file("server.csr"));
+  openssl(
+    "req",
+    "-x509",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:P-256",
+    "-nodes",
+    "-days",
+    "1",
+    "-subj",
+    "/CN=E-Sign test CA",
+    "-keyout",
+    file("ca.key"),
+    "-out",
+    file("ca.pem"),
+  );
+  openssl(
+    "req",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:P-256",
+    "-nodes",
+    "-subj",
+    "/CN=127.0.0.1",
+    "-keyout",
+    file("server.key"),
+    "-out",
+    file("server.csr"),
+  );
   writeFileSync(file("server.ext"), "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\nbasicConstraints=critical,CA:FALSE\n");
-  openssl("x509", "-req", "-in", file("server.csr"), "-CA", file("ca.pem"), "-CAkey", file("ca.key"), "-CAcreateserial", "-days", "1", "-extfile", file("server.ext"), "-out", file("server.pem"));
+  openssl(
+    "x509",
+    "-req",
+    "-in",
+    file("server.csr"),
+    "-CA",
+    file("ca.pem"),
+    "-CAkey",
+    file("ca.key"),
+    "-CAcreateserial",
+    "-days",
+    "1",
+    "-extfile",
+    file("server.ext"),
+    "-out",
+    file("server.pem"),
+  );
   return { dir, caFile: file("ca.pem"), certFile: file("server.pem"), keyFile: file("server.key") };
 }
 
@@ -126,7 +171,13 @@ export async function startOidcTestProvider(): Promise<OidcTestProvider> {
   const clientSecret = "test-client-secret-with-enough-entropy";
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "test/support/oidc-test-provider-main.ts")], {
     cwd: REPO_ROOT,
-    env: { ...process.env, OIDC_TEST_TLS_CERT: ca.certFile, OIDC_TEST_TLS_KEY: ca.keyFile, OIDC_TEST_CLIENT_ID: clientId, OIDC_TEST_CLIENT_SECRET: clientSecret },
+    env: {
+      ...process.env,
+      OIDC_TEST_TLS_CERT: ca.certFile,
+      OIDC_TEST_TLS_KEY: ca.keyFile,
+      OIDC_TEST_CLIENT_ID: clientId,
+      OIDC_TEST_CLIENT_SECRET: clientSecret,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -145,7 +196,12 @@ export async function startOidcTestProvider(): Promise<OidcTestProvider> {
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const controlCall = async (name: string, body: unknown = {}) => {
-    const answer = await rawRequest(`${issuer}/__test/${name}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), ca: caPem });
+    const answer = await rawRequest(`${issuer}/__test/${name}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+      ca: caPem,
+    });
     if (answer.status >= 300) throw new Error(`control ${name}: ${answer.status} ${answer.body}`);
     return answer;
   };
@@ -157,7 +213,8 @@ export async function startOidcTestProvider(): Promise<OidcTestProvider> {
     setRedirectUri: async (redirectUri) => void (await controlCall("client", { redirectUri })),
     tamperNextIdToken: async (claim, value) => void (await controlCall("tamper", { claim, value })),
     expireCodes: async () => void (await controlCall("expire-codes")),
-    authorizationRequests: async () => JSON.parse((await rawRequest(`${issuer}/__test/authorization-requests`, { ca: caPem })).body) as Record<string, string>[],
+    authorizationRequests: async () =>
+      JSON.parse((await rawRequest(`${issuer}/__test/authorization-requests`, { ca: caPem })).body) as Record<string, string>[],
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
       await exited;

@@ -5,7 +5,14 @@ export function validCaseFile(overrides: Record<string, unknown> = {}) {
       title: "Employment contract",
       language: "en",
       signers: [
-        { name: "Alice Andersen", email: "alice@example.com", role: "Employee", signOrder: 0, enableInsecureSigning: true, insecureSigningMethods: ["text", "draw"] },
+        {
+          name: "Alice Andersen",
+          email: "alice@example.com",
+          role: "Employee",
+          signOrder: 0,
+          enableInsecureSigning: true,
+          insecureSigningMethods: ["text", "draw"],
+        },
         { name: "Bob Berg", email: "bob@example.com", role: "Manager", signOrder: 1, enableInsecureSigning: true, insecureSigningMethods: ["text"] },
       ],
       documents: [

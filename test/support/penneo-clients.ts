@@ -59,7 +59,13 @@ export function phpApiKeysBody(c: ApiCredentials): Record<string, string> {
 
 /** sdk-php OAuthApi::buildTokenRefreshPayload. */
 export function phpRefreshBody(c: ApiCredentials, refreshToken: string): Record<string, string> {
-  return { grant_type: "refresh_token", refresh_token: refreshToken, redirect_uri: "http://localhost:8765/callback", client_id: c.clientId, client_secret: c.clientSecret };
+  return {
+    grant_type: "refresh_token",
+    refresh_token: refreshToken,
+    redirect_uri: "http://localhost:8765/callback",
+    client_id: c.clientId,
+    client_secret: c.clientSecret,
+  };
 }
 
 /** PHP's `date('r')` (RFC 2822) in UTC. */
@@ -85,7 +91,7 @@ export function phpWsseHeaders(apiKey: string, apiSecret: string, created = phpD
  * sdk-net WSSEAuthenticator: 16 letters and digits as the nonce, sent base64 of their UTF-8;
  * `Created` as `yyyy-MM-ddTHH:mm:ssZ`; digest = base64(sha1(UTF-8 of (nonce + created + password))).
  */
-export function dotnetWsseHeaders(apiKey: string, apiSecret: string, created = new Date().toISOString().slice(0, 19) + "Z"): Record<string, string> {
+export function dotnetWsseHeaders(apiKey: string, apiSecret: string, created = `${new Date().toISOString().slice(0, 19)}Z`): Record<string, string> {
   const chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   const plain = Array.from(randomBytes(16), (b) => chars[b % (chars.length - 1)]).join("");
   const nonce = utf8(plain).toString("base64");
@@ -141,7 +147,13 @@ export async function createAndAwaitCaseFile(
   if (created.status !== 200) throw new Error(`create answered ${created.status}: ${created.buf.toString()}`);
   const { uuid, payloadHash } = (created.json as { jobs: { uuid: string; payloadHash: string }[] }).jobs[0]!;
   for (let i = 0; i < 120; i++) {
-    const poll = await sendRaw(baseUrl, "POST", "/send/api/v1/queue/public/status", { "Content-Type": "application/json" }, JSON.stringify({ uuid, payloadHash }));
+    const poll = await sendRaw(
+      baseUrl,
+      "POST",
+      "/send/api/v1/queue/public/status",
+      { "Content-Type": "application/json" },
+      JSON.stringify({ uuid, payloadHash }),
+    );
     const job = poll.json as { jobStatus: string; errorMessage: string | null; result: { data: { caseFile: { id: number } } } | null };
     if (job.jobStatus === "completed") return job.result!.data.caseFile.id;
     if (job.jobStatus !== "pending" && job.jobStatus !== "processing") throw new Error(`job ${job.jobStatus}: ${job.errorMessage}`);

@@ -122,7 +122,13 @@ const answerOf = async (sentAt: number, res: { status: number; headers: Headers;
   };
 };
 
-const failedAnswer = (sentAt: number, err: unknown): Answer => ({ sentAt, answeredAt: Date.now(), status: 0, retryAfter: null, errorCode: (err as Error).message });
+const failedAnswer = (sentAt: number, err: unknown): Answer => ({
+  sentAt,
+  answeredAt: Date.now(),
+  status: 0,
+  retryAfter: null,
+  errorCode: (err as Error).message,
+});
 
 /**
  * A steady trickle, as a few well-behaved clients would make it: a create every `createEveryMs`
@@ -268,7 +274,13 @@ export interface Settled {
 
 // Lifecycle events that happen once per signer or case file on this trickle's path (one signer,
 // one round, no reminders): a second one would be a job run twice to effect.
-const ONCE_TYPES = new Set(["sign.signer.requestActivated", "sign.signer.requestSent", "sign.signer.signed", "sign.signer.finalized", "sign.casefile.completed"]);
+const ONCE_TYPES = new Set([
+  "sign.signer.requestActivated",
+  "sign.signer.requestSent",
+  "sign.signer.signed",
+  "sign.signer.finalized",
+  "sign.casefile.completed",
+]);
 
 const firstSuccess = (log: Delivery[], eventId: string) => log.find((d) => d.eventId === eventId && d.status < 300)?.at;
 
@@ -286,16 +298,26 @@ export interface SettleSubscriptions {
 async function settleOnce(world: World, customerId: number, trickle: Trickle, subscriptions: SettleSubscriptions): Promise<Settled | string> {
   try {
     const accepted = trickle.creates.flatMap((c) => (c.jobId ? [{ jobId: c.jobId, acceptedAt: c.answeredAt }] : []));
-    const caseFiles = await world.db.caseFile.findMany({ where: { creationJobId: { in: accepted.map((c) => c.jobId) } }, select: { creationJobId: true, createdAt: true } });
+    const caseFiles = await world.db.caseFile.findMany({
+      where: { creationJobId: { in: accepted.map((c) => c.jobId) } },
+      select: { creationJobId: true, createdAt: true },
+    });
     if (caseFiles.length < accepted.length) {
       const have = new Set(caseFiles.map((c) => c.creationJobId));
       const missing = accepted.filter((c) => !have.has(c.jobId)).map((c) => c.jobId);
       const jobs = await world.db.creationJob.findMany({ where: { id: { in: missing } }, select: { id: true, status: true, errorMessage: true } });
       return `${missing.length} of ${accepted.length} accepted creates have no case file: ${JSON.stringify(jobs.slice(0, 5))}`;
     }
-    const unfinished = await world.db.signer.findMany({ where: { id: { in: [...trickle.signed] }, caseFile: { status: { not: 5 } } }, select: { id: true, caseFile: { select: { id: true, status: true } } } });
+    const unfinished = await world.db.signer.findMany({
+      where: { id: { in: [...trickle.signed] }, caseFile: { status: { not: 5 } } },
+      select: { id: true, caseFile: { select: { id: true, status: true } } },
+    });
     if (unfinished.length > 0) return `${unfinished.length} signed case files not completed: ${JSON.stringify(unfinished.slice(0, 5))}`;
-    const rows = await world.db.event.findMany({ where: { customerId }, select: { id: true, eventType: true, occurredAt: true, payload: true }, orderBy: { seq: "asc" } });
+    const rows = await world.db.event.findMany({
+      where: { customerId },
+      select: { id: true, eventType: true, occurredAt: true, payload: true },
+      orderBy: { seq: "asc" },
+    });
     const events: SettledEvent[] = [];
     for (const e of rows) {
       const healthyAt = firstSuccess(subscriptions.healthy, e.id);
@@ -316,7 +338,11 @@ async function settleOnce(world: World, customerId: number, trickle: Trickle, su
     const once = rows.filter((e) => ONCE_TYPES.has(e.eventType));
     for (const [key, n] of count(once, (e) => `${e.eventType} ${JSON.stringify((e.payload as { id?: unknown }).id)}`)) doubled.push(`${n} events ${key}`);
     for (const [id, n] of count(subscriptions.healthy, (d) => d.eventId)) doubled.push(`${n} POSTs of event ${id} to the healthy subscription`);
-    for (const [id, n] of count(subscriptions.flaky.filter((d) => d.status < 300), (d) => d.eventId)) doubled.push(`${n} 2xx deliveries of event ${id} to the failing-first subscription`);
+    for (const [id, n] of count(
+      subscriptions.flaky.filter((d) => d.status < 300),
+      (d) => d.eventId,
+    ))
+      doubled.push(`${n} 2xx deliveries of event ${id} to the failing-first subscription`);
 
     const caseFileAt = new Map(caseFiles.map((c) => [c.creationJobId, c.createdAt.getTime()]));
     return { creates: accepted.map((c) => ({ ...c, caseFileAt: caseFileAt.get(c.jobId)! })), events, doubled };

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, webcrypto } from "node:crypto";
+import { createHash, randomBytes, type webcrypto } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as asn1js from "asn1js";
@@ -46,7 +46,11 @@ async function stamp(request: Uint8Array, cert: pkijs.Certificate, key: webcrypt
   const tstDer = tstInfo.toSchema().toBER(false);
   const certDer = cert.toSchema().toBER(false);
   const essCertIdV2 = new asn1js.Sequence({
-    value: [new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [new asn1js.OctetString({ valueHex: createHash("sha256").update(Buffer.from(certDer)).digest() })] })] })],
+    value: [
+      new asn1js.Sequence({
+        value: [new asn1js.Sequence({ value: [new asn1js.OctetString({ valueHex: createHash("sha256").update(Buffer.from(certDer)).digest() })] })],
+      }),
+    ],
   });
   const signed = new pkijs.SignedData({
     version: 3,
@@ -59,7 +63,10 @@ async function stamp(request: Uint8Array, cert: pkijs.Certificate, key: webcrypt
           type: 0,
           attributes: [
             new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.tstInfo })] }),
-            new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: createHash("sha256").update(Buffer.from(tstDer)).digest() })] }),
+            new pkijs.Attribute({
+              type: OID.messageDigest,
+              values: [new asn1js.OctetString({ valueHex: createHash("sha256").update(Buffer.from(tstDer)).digest() })],
+            }),
             new pkijs.Attribute({ type: OID.signingCertificateV2, values: [essCertIdV2] }),
           ],
         }),

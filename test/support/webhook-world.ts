@@ -55,7 +55,12 @@ export interface World {
 }
 
 /** The event the helpers emit unless told otherwise: payload id `n`, status 7 (expired). */
-const defaultEvent = (customerId: number, n: number): OutboxEvent => ({ customerId, topic: "casefile", eventType: DEFAULT_EVENT_TYPE, payload: { id: n, status: 7 } });
+const defaultEvent = (customerId: number, n: number): OutboxEvent => ({
+  customerId,
+  topic: "casefile",
+  eventType: DEFAULT_EVENT_TYPE,
+  payload: { id: n, status: 7 },
+});
 
 export interface WorldOptions {
   /** Another Redis than the run's (a test's own redis-server). */
@@ -132,7 +137,12 @@ export async function createWorld(name: string, opts: WorldOptions = {}): Promis
       return db.$transaction((tx) => insertEvent(tx, { ...defaultEvent(customerId, 1), ...event }));
     },
     emitMany(customerId, count) {
-      return db.$transaction((tx) => insertEvents(tx, Array.from({ length: count }, (_, i) => defaultEvent(customerId, i + 1))));
+      return db.$transaction((tx) =>
+        insertEvents(
+          tx,
+          Array.from({ length: count }, (_, i) => defaultEvent(customerId, i + 1)),
+        ),
+      );
     },
     async dispatchJobOf(eventId) {
       const jobs = await getProducer().queue("events").getJobs(["completed", "failed", "active", "wait", "delayed", "prioritized"]);

@@ -41,12 +41,7 @@ export async function resolveApiKey(db: Db, apiKey: string, encryptionKey: strin
 }
 
 /** api_keys: returns the client and its plain API secret so the caller can recompute the digest. */
-export async function resolveApiKeyClient(
-  db: Db,
-  clientId: string,
-  apiKey: string,
-  encryptionKey: string,
-): Promise<ApiKeyClient | null> {
+export async function resolveApiKeyClient(db: Db, clientId: string, apiKey: string, encryptionKey: string): Promise<ApiKeyClient | null> {
   const client = await resolveApiKey(db, apiKey, encryptionKey);
   return client && client.clientId === clientId ? client : null;
 }

@@ -7,9 +7,7 @@ const REPO_ROOT = path.resolve(__dirname, "../../..");
 const fromRoot = (p: string) => path.resolve(REPO_ROOT, p);
 
 // Booleans in the environment are strings; "false" must not become true.
-const zBool = z
-  .enum(["true", "false", "1", "0", "yes", "no"])
-  .transform((v) => v === "true" || v === "1" || v === "yes");
+const zBool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v === "true" || v === "1" || v === "yes");
 
 const zInt = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 
@@ -32,7 +30,10 @@ export const ZEnv = z.object({
 
   DATABASE_URL: z.string().min(1).default("postgresql://postgres@127.0.0.1:5432/esign"),
   REDIS_URL: z.string().min(1).default("redis://127.0.0.1:6379"),
-  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]+$/).default("esign"),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]+$/)
+    .default("esign"),
 
   JWT_SECRET: z.string().min(32).optional(),
   JWT_ISSUER: z.string().default("esign-api-gateway"),
@@ -41,7 +42,10 @@ export const ZEnv = z.object({
   JWT_TTL_SECONDS: zInt(3600, 60),
   /** Refresh-token lifetime (`grant_type=refresh_token`); each use rotates the token. */
   REFRESH_TOKEN_TTL_SECONDS: zInt(14 * 24 * 3600, 60),
-  ENCRYPTION_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes)").optional(),
+  ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes)")
+    .optional(),
 
   STORAGE_DIR: z.string().default(".data/files"),
   UPLOAD_MAX_FILE_BYTES: zInt(50 * 1024 * 1024, 1),
@@ -106,7 +110,14 @@ export const ZEnv = z.object({
   OUTBOX_RELAY_SERVICES: z
     .string()
     .default("casefile-worker")
-    .transform((v) => (v.trim() === "none" ? [] : v.split(",").map((s) => s.trim()).filter(Boolean)))
+    .transform((v) =>
+      v.trim() === "none"
+        ? []
+        : v
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean),
+    )
     .pipe(z.array(z.enum(["casefile-worker", "webhook-dispatcher"]))),
 
   WEBHOOK_LADDER_SCALE: z.coerce.number().positive().max(1).default(1),
@@ -198,7 +209,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     if (env.WEBHOOK_ALLOW_PRIVATE === true) problems.push("WEBHOOK_ALLOW_PRIVATE: cannot be true in production");
     // The development keys are published in this repository: with them anyone can mint tokens and read secrets.
     if (env.JWT_SECRET === DEV_JWT_SECRET) problems.push("JWT_SECRET: the development key is public; set a random secret (openssl rand -hex 32)");
-    if (env.ENCRYPTION_KEY?.toLowerCase() === DEV_ENCRYPTION_KEY) problems.push("ENCRYPTION_KEY: the development key is public; set a random key (openssl rand -hex 32)");
+    if (env.ENCRYPTION_KEY?.toLowerCase() === DEV_ENCRYPTION_KEY)
+      problems.push("ENCRYPTION_KEY: the development key is public; set a random key (openssl rand -hex 32)");
     if (env.METRICS_ENABLED !== false && !env.METRICS_TOKEN) {
       problems.push("METRICS_TOKEN: required in production while metrics are on (at least 16 characters), or set METRICS_ENABLED=false");
     }

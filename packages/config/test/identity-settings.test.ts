@@ -44,8 +44,12 @@ describe("identity-provider settings", () => {
   it("refuses OIDC_METHODS that is not JSON, names an unknown method or setting, and scopes without openid", () => {
     expect(problemsOf({ ...oidc, OIDC_METHODS: "mitid.dk" })).toEqual([expect.stringMatching(/^OIDC_METHODS: must be a JSON object/)]);
     expect(problemsOf({ ...oidc, OIDC_METHODS: JSON.stringify({ "mitid.se": {} }) })).toEqual([expect.stringMatching(/^OIDC_METHODS/)]);
-    expect(problemsOf({ ...oidc, OIDC_METHODS: JSON.stringify({ "mitid.dk": { acr: "x" } }) })).toEqual([expect.stringMatching(/^OIDC_METHODS\.mitid\.dk: Unrecognized key/)]);
-    expect(problemsOf({ ...oidc, OIDC_METHODS: JSON.stringify({ "mitid.dk": { scope: "profile" } }) })).toEqual(["OIDC_METHODS.mitid.dk.scope: must include openid"]);
+    expect(problemsOf({ ...oidc, OIDC_METHODS: JSON.stringify({ "mitid.dk": { acr: "x" } }) })).toEqual([
+      expect.stringMatching(/^OIDC_METHODS\.mitid\.dk: Unrecognized key/),
+    ]);
+    expect(problemsOf({ ...oidc, OIDC_METHODS: JSON.stringify({ "mitid.dk": { scope: "profile" } }) })).toEqual([
+      "OIDC_METHODS.mitid.dk.scope: must include openid",
+    ]);
     expect(problemsOf({ ...oidc, OIDC_SCOPES: "profile email" })).toEqual(["OIDC_SCOPES: must include openid"]);
     expect(problemsOf({ ...oidc, OIDC_ISSUER: "ftp://broker.example.com" })).toEqual([expect.stringMatching(/^OIDC_ISSUER: /)]);
   });

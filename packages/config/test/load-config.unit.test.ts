@@ -29,7 +29,9 @@ describe("production fails closed", () => {
 
   it("refuses the public development JWT_SECRET and ENCRYPTION_KEY (in any case)", () => {
     expect(problemsOf({ ...production, JWT_SECRET: DEV_JWT_SECRET })).toEqual([expect.stringMatching(/^JWT_SECRET: the development key is public/)]);
-    expect(problemsOf({ ...production, ENCRYPTION_KEY: DEV_ENCRYPTION_KEY.toUpperCase() })).toEqual([expect.stringMatching(/^ENCRYPTION_KEY: the development key is public/)]);
+    expect(problemsOf({ ...production, ENCRYPTION_KEY: DEV_ENCRYPTION_KEY.toUpperCase() })).toEqual([
+      expect.stringMatching(/^ENCRYPTION_KEY: the development key is public/),
+    ]);
   });
 
   it("refuses to serve /metrics without METRICS_TOKEN, unless metrics are off", () => {
@@ -61,7 +63,10 @@ describe("development mode is for this machine only", () => {
 describe("OUTBOX_RELAY_SERVICES", () => {
   it("runs the relay in the casefile-worker unless told otherwise", () => {
     expect(loadConfig({}).OUTBOX_RELAY_SERVICES).toEqual(["casefile-worker"]);
-    expect(loadConfig({ OUTBOX_RELAY_SERVICES: "casefile-worker, webhook-dispatcher" }).OUTBOX_RELAY_SERVICES).toEqual(["casefile-worker", "webhook-dispatcher"]);
+    expect(loadConfig({ OUTBOX_RELAY_SERVICES: "casefile-worker, webhook-dispatcher" }).OUTBOX_RELAY_SERVICES).toEqual([
+      "casefile-worker",
+      "webhook-dispatcher",
+    ]);
     expect(loadConfig({ OUTBOX_RELAY_SERVICES: "none" }).OUTBOX_RELAY_SERVICES).toEqual([]);
   });
 

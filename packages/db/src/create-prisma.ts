@@ -1,6 +1,6 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { Pool } from "pg";
-import { PrismaClient, Prisma } from "./generated/client";
+import { PrismaClient, type Prisma } from "./generated/client";
 
 export type Db = PrismaClient;
 export type Tx = Prisma.TransactionClient;

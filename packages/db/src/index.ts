@@ -13,7 +13,23 @@ export { defineStatement, definedStatements } from "./typed-sql/statement";
 export type { Statement } from "./typed-sql/statement";
 export { run, runOne, runCompiled } from "./typed-sql/run";
 export type { SqlRunner } from "./typed-sql/run";
-export { anyOf, anyRowIn, literalInt, nextId, nextIds, isoMicroseconds, jsonArrayFrom, jsonText, one, secondsBefore, textParam, typedArray, unnestRows, unnestRowsInOrder, valueFrom } from "./typed-sql/expressions";
+export {
+  anyOf,
+  anyRowIn,
+  literalInt,
+  nextId,
+  nextIds,
+  isoMicroseconds,
+  jsonArrayFrom,
+  jsonText,
+  one,
+  secondsBefore,
+  textParam,
+  typedArray,
+  unnestRows,
+  unnestRowsInOrder,
+  valueFrom,
+} from "./typed-sql/expressions";
 export type { PgElementType } from "./typed-sql/expressions";
 export { advisoryXactLock, ping } from "./typed-sql/locks.sql";
 export { withCtes } from "./typed-sql/with-ctes";

@@ -41,11 +41,7 @@ CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
  * Applies pending migrations, each in its own transaction, under an advisory lock so that several
  * replicas booting at once apply each migration exactly once. Returns the names applied.
  */
-export async function applyMigrations(
-  databaseUrl: string,
-  dir = DEFAULT_MIGRATIONS_DIR,
-  log: (msg: string) => void = () => {},
-): Promise<string[]> {
+export async function applyMigrations(databaseUrl: string, dir = DEFAULT_MIGRATIONS_DIR, log: (msg: string) => void = () => {}): Promise<string[]> {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   const applied: string[] = [];

@@ -65,7 +65,15 @@ export function eventInsert(events: readonly OutboxEvent[], onlyIfAnyIn?: string
     .expression(
       qb
         .selectFrom(rows)
-        .select((eb) => ["t.id", "t.customerId", "t.topic", "t.eventType", "t.payload", "t.targetSubscriptionId", eb.fn<Date>("clock_timestamp").as("occurredAt")])
+        .select((eb) => [
+          "t.id",
+          "t.customerId",
+          "t.topic",
+          "t.eventType",
+          "t.payload",
+          "t.targetSubscriptionId",
+          eb.fn<Date>("clock_timestamp").as("occurredAt"),
+        ])
         .$if(onlyIfAnyIn !== undefined, (q) => q.where(anyRowIn(onlyIfAnyIn!)))
         .orderBy("t.ordinal"),
     )

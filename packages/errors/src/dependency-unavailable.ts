@@ -9,10 +9,19 @@ const ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "Sock
 // Node's socket errors, as pg reports a failed connect.
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
 // What pg says when the server went away under a client, or a connect did not finish in time.
-const PG_MESSAGES = [/^Connection terminated/, /connection error and is not queryable/, /^timeout exceeded when trying to connect/, /Can't reach database server/];
+const PG_MESSAGES = [
+  /^Connection terminated/,
+  /connection error and is not queryable/,
+  /^timeout exceeded when trying to connect/,
+  /Can't reach database server/,
+];
 // What ioredis (and BullMQ on it) says to a caller while the connection is down: fail-fast
 // connections refuse at once, others give up after maxRetriesPerRequest.
-const REDIS_MESSAGES = [/^Connection is closed\.?$/, /^Stream isn't writeable and enableOfflineQueue options is false/, /^Reached the max retries per request limit/];
+const REDIS_MESSAGES = [
+  /^Connection is closed\.?$/,
+  /^Stream isn't writeable and enableOfflineQueue options is false/,
+  /^Reached the max retries per request limit/,
+];
 
 /**
  * SQLSTATEs of a server that is away or going away: class 08 (connection exception), 57P01-57P03

@@ -29,7 +29,10 @@ function leaves(value: unknown, keys: string[] = []): Leaf[] {
 }
 
 const at = (root: unknown, keys: readonly string[]): unknown =>
-  keys.reduce<unknown>((node, key) => (node !== null && typeof node === "object" && Object.hasOwn(node, key) ? (node as Record<string, unknown>)[key] : undefined), root);
+  keys.reduce<unknown>(
+    (node, key) => (node !== null && typeof node === "object" && Object.hasOwn(node, key) ? (node as Record<string, unknown>)[key] : undefined),
+    root,
+  );
 
 /** Distinct markers as arguments: whatever the English text shows of them, every translation must show too. */
 const marker = (i: number) => `⟦${i}⟧`;

@@ -25,6 +25,7 @@ describe("redact: keys", () => {
       subscription: { id: "s1", secretEnc: "iv:ciphertext:tag", secret: "whsec_abc" },
       list: [{ password: "p" }, { digest: "d", nonce: "n" }],
       cookie: "esign_admin_session=abc",
+      // biome-ignore lint/suspicious/noExplicitAny: the redacted copy is read at any depth below
     }) as Record<string, any>;
     expect(out.token).toBe("[redacted]");
     expect(out.accessToken).toBe("[redacted]");
@@ -34,15 +35,37 @@ describe("redact: keys", () => {
       "X-Event-Signature": "[redacted]",
       "content-type": "application/json",
     });
-    expect(out.client).toEqual({ clientId: "cl_public", clientSecret: "[redacted]", apiKey: "[redacted]", apiSecret: "[redacted]", apiSecretEnc: "[redacted]" });
+    expect(out.client).toEqual({
+      clientId: "cl_public",
+      clientSecret: "[redacted]",
+      apiKey: "[redacted]",
+      apiSecret: "[redacted]",
+      apiSecretEnc: "[redacted]",
+    });
     expect(out.subscription).toEqual({ id: "s1", secretEnc: "[redacted]", secret: "[redacted]" });
     expect(out.list).toEqual([{ password: "[redacted]" }, { digest: "[redacted]", nonce: "[redacted]" }]);
     expect(out.cookie).toBe("[redacted]");
   });
 
   it("masks signing evidence (IP address, user agent) under its keys, and not look-alike keys", () => {
-    const out = redact({ ip: "203.0.113.9", actionIp: "2001:db8::1", userAgent: "Mozilla/5.0", "user-agent": "curl/8", actionUserAgent: "x", recipient: "a@b.c", zip: "8000" });
-    expect(out).toEqual({ ip: "[redacted]", actionIp: "[redacted]", userAgent: "[redacted]", "user-agent": "[redacted]", actionUserAgent: "[redacted]", recipient: "a@b.c", zip: "8000" });
+    const out = redact({
+      ip: "203.0.113.9",
+      actionIp: "2001:db8::1",
+      userAgent: "Mozilla/5.0",
+      "user-agent": "curl/8",
+      actionUserAgent: "x",
+      recipient: "a@b.c",
+      zip: "8000",
+    });
+    expect(out).toEqual({
+      ip: "[redacted]",
+      actionIp: "[redacted]",
+      userAgent: "[redacted]",
+      "user-agent": "[redacted]",
+      actionUserAgent: "[redacted]",
+      recipient: "a@b.c",
+      zip: "8000",
+    });
   });
 
   it("keeps ids, numbers, dates, and bounds cycles", () => {

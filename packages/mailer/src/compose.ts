@@ -5,8 +5,19 @@ import type { MailMessage } from "./types";
 
 // Set from the message's own fields; letting `headers` override them would bypass those fields' checks.
 const RESERVED_HEADERS = new Set([
-  "from", "sender", "reply-to", "to", "cc", "bcc", "subject", "date", "message-id",
-  "mime-version", "content-type", "content-transfer-encoding", "content-disposition",
+  "from",
+  "sender",
+  "reply-to",
+  "to",
+  "cc",
+  "bcc",
+  "subject",
+  "date",
+  "message-id",
+  "mime-version",
+  "content-type",
+  "content-transfer-encoding",
+  "content-disposition",
 ]);
 const HEADER_NAME = /^[!-9;-~]+$/; // RFC 5322 field name: printable ASCII without ':'
 

@@ -13,7 +13,7 @@ describe("MailDeliveryError.fromSmtpError", () => {
     ["a 535 login failure (our configuration)", { code: "EAUTH", command: "AUTH PLAIN", response: "535 5.7.8 Authentication failed" }, false, "auth", 535],
     ["a refused connection", { code: "ESOCKET", command: "CONN", message: "connect ECONNREFUSED 127.0.0.1:25" }, false, "connection", undefined],
     ["a greeting timeout", { code: "ETIMEDOUT", command: "CONN", message: "Greeting never received" }, false, "connection", undefined],
-    ["a syntactically impossible recipient", { code: "EENVELOPE", command: "API", message: "Invalid recipient \"x\"" }, true, "recipient", undefined],
+    ["a syntactically impossible recipient", { code: "EENVELOPE", command: "API", message: 'Invalid recipient "x"' }, true, "recipient", undefined],
   ])("classifies %s", (_name, fields, permanent, kind, responseCode) => {
     const err = MailDeliveryError.fromSmtpError(smtpError(fields));
     expect(err.permanent).toBe(permanent);

@@ -67,7 +67,7 @@ describe("SmtpMailer against a real SMTP server", () => {
     await mailer.send({ to: ["carol@example.com"], subject: "default sender", text: "x" });
     const msg = await sink.waitFor((m) => m.subject === "default sender");
     // nodemailer quotes a display name holding "-"; mail clients show it as E-Sign.
-    expect(msg.headers.from).toBe("\"E-Sign\" <no-reply@esign.local>");
+    expect(msg.headers.from).toBe('"E-Sign" <no-reply@esign.local>');
   });
 
   it("turns a 550 for the only recipient into a permanent MailDeliveryError carrying 550", async () => {

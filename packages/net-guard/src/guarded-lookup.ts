@@ -4,7 +4,10 @@ import { isBlockedAddress } from "./blocked-address";
 
 export class BlockedAddressError extends Error {
   readonly code = "EBLOCKED";
-  constructor(readonly hostname: string, readonly address: string) {
+  constructor(
+    readonly hostname: string,
+    readonly address: string,
+  ) {
     super(`${hostname} resolves to ${address}, which is not a public address`);
     this.name = "BlockedAddressError";
   }

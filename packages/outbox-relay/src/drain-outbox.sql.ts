@@ -18,7 +18,14 @@ export const claimOutboxBatchSql = defineStatement("outbox-claim-batch", { batch
         .updateTable("Event")
         .set((eb) => ({ relayedAt: eb.fn<Date>("clock_timestamp") }))
         .where("id", "in", (eb) =>
-          eb.selectFrom("Event").select("id").where("relayedAt", "is", null).orderBy("seq").limit(literalInt(Math.max(1, Math.trunc(batchSize)))).forUpdate().skipLocked(),
+          eb
+            .selectFrom("Event")
+            .select("id")
+            .where("relayedAt", "is", null)
+            .orderBy("seq")
+            .limit(literalInt(Math.max(1, Math.trunc(batchSize))))
+            .forUpdate()
+            .skipLocked(),
         )
         .returning(["id", "seq", "customerId", "eventType", "payload", "targetSubscriptionId"]),
     )

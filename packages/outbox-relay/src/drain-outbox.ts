@@ -49,20 +49,24 @@ export async function drainOutboxBatch(db: Db, producer: Producer, batchSize = R
   // each round trip waits its turn on a busy event loop: at 400 events/s most of an event's way to
   // the receiver was spent here (bench/README.md).
   const claim = claimOutboxBatchSql.compile({ batchSize });
-  return withSqlTransaction<number, ClaimedEvent>(sqlPool(db), async (_client, claimed) => {
-    if (claimed.length === 0) return 0;
-    // One dispatch job for the batch's events that some subscription wants: its fan-out is one
-    // statement, its first attempts one record per event, and the queue's cost is paid once (a job
-    // per event cost about a third of the dispatcher's CPU at 500 events/s, bench/README.md). An
-    // event no subscription wants is left out; a subscription made after this point is newer than
-    // the event, which it would not get from the fan-out either way.
-    const wanted = claimed.filter((event) => event.hasSubscribers).map((event) => event.id);
-    // Sent together: ioredis writes the commands back to back, so a batch costs about one round trip.
-    await Promise.all([
-      ...(wanted.length > 0 ? [producer.enqueue("events", "dispatch", { eventIds: wanted }, { jobId: dispatchJobId(wanted) })] : []),
-      ...claimed.flatMap((event) => internalJobsFor(event).map((job) => enqueueInternal(producer, job))),
-    ]);
-    return claimed.length;
-    // Fail-fast Redis keeps this short; the limit only bounds a stuck transaction holding row locks.
-  }, { idleTimeoutMs: RELAY_TRANSACTION_LIMIT_MS, opening: claim });
+  return withSqlTransaction<number, ClaimedEvent>(
+    sqlPool(db),
+    async (_client, claimed) => {
+      if (claimed.length === 0) return 0;
+      // One dispatch job for the batch's events that some subscription wants: its fan-out is one
+      // statement, its first attempts one record per event, and the queue's cost is paid once (a job
+      // per event cost about a third of the dispatcher's CPU at 500 events/s, bench/README.md). An
+      // event no subscription wants is left out; a subscription made after this point is newer than
+      // the event, which it would not get from the fan-out either way.
+      const wanted = claimed.filter((event) => event.hasSubscribers).map((event) => event.id);
+      // Sent together: ioredis writes the commands back to back, so a batch costs about one round trip.
+      await Promise.all([
+        ...(wanted.length > 0 ? [producer.enqueue("events", "dispatch", { eventIds: wanted }, { jobId: dispatchJobId(wanted) })] : []),
+        ...claimed.flatMap((event) => internalJobsFor(event).map((job) => enqueueInternal(producer, job))),
+      ]);
+      return claimed.length;
+      // Fail-fast Redis keeps this short; the limit only bounds a stuck transaction holding row locks.
+    },
+    { idleTimeoutMs: RELAY_TRANSACTION_LIMIT_MS, opening: claim },
+  );
 }

@@ -143,30 +143,32 @@ export class OutboxRelay {
     let retryMs = LISTEN_RETRY_MIN_MS;
     while (!this.stopped) {
       try {
-        await withDatabase(this.opts.databaseUrl, (client) =>
-          new Promise<void>((resolve, reject) => {
-            let heartbeat: NodeJS.Timeout | undefined;
-            const done = (err?: unknown) => {
-              clearInterval(heartbeat);
-              this.stopListening = undefined;
-              if (err) reject(err instanceof Error ? err : new Error(String(err)));
-              else resolve();
-            };
-            this.stopListening = () => done();
-            client.on("notification", () => this.trigger());
-            client.on("error", (err: Error) => done(err));
-            client.on("end", () => done(new Error("LISTEN connection closed")));
-            listenToOutbox(client)
-              .then(() => {
-                retryMs = LISTEN_RETRY_MIN_MS;
-                this.opts.logger.debug("listening for outbox notifications");
-                // Events committed while nobody listened sent their NOTIFY into the void.
-                this.trigger();
-                heartbeat = setInterval(() => run(client, ping, {}).catch((err: unknown) => done(err)), LISTEN_HEARTBEAT_MS);
-              })
-              .catch((err: unknown) => done(err));
-            if (this.stopped) done();
-          }),
+        await withDatabase(
+          this.opts.databaseUrl,
+          (client) =>
+            new Promise<void>((resolve, reject) => {
+              let heartbeat: NodeJS.Timeout | undefined;
+              const done = (err?: unknown) => {
+                clearInterval(heartbeat);
+                this.stopListening = undefined;
+                if (err) reject(err instanceof Error ? err : new Error(String(err)));
+                else resolve();
+              };
+              this.stopListening = () => done();
+              client.on("notification", () => this.trigger());
+              client.on("error", (err: Error) => done(err));
+              client.on("end", () => done(new Error("LISTEN connection closed")));
+              listenToOutbox(client)
+                .then(() => {
+                  retryMs = LISTEN_RETRY_MIN_MS;
+                  this.opts.logger.debug("listening for outbox notifications");
+                  // Events committed while nobody listened sent their NOTIFY into the void.
+                  this.trigger();
+                  heartbeat = setInterval(() => run(client, ping, {}).catch((err: unknown) => done(err)), LISTEN_HEARTBEAT_MS);
+                })
+                .catch((err: unknown) => done(err));
+              if (this.stopped) done();
+            }),
         );
       } catch (err) {
         if (this.stopped) break;

@@ -87,7 +87,7 @@ export class PdfInspector {
   }
 
   private ensure(slot: Slot): ChildProcess {
-    if (slot.process && slot.process.connected) return slot.process;
+    if (slot.process?.connected) return slot.process;
     const child = fork(ENTRY, [], { cwd: REPO_ROOT, execArgv: ["--import", "tsx"], serialization: "json", stdio: ["ignore", "inherit", "inherit", "ipc"] });
     child.on("message", (raw: unknown) => {
       const reply = ZInspectReply.safeParse(raw);

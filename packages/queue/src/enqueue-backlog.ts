@@ -108,7 +108,8 @@ export class EnqueueBacklog {
   private keep(item: Item, err: unknown): void {
     const key = `${item.queue}/${item.opts.jobId}`;
     if (!this.items.has(key) && this.items.size >= this.maxItems) {
-      if (!this.overflowWarned) this.opts.logger.warn("enqueue backlog full; further items are left to the sweepers", { backlog: this.opts.name, maxItems: this.maxItems });
+      if (!this.overflowWarned)
+        this.opts.logger.warn("enqueue backlog full; further items are left to the sweepers", { backlog: this.opts.name, maxItems: this.maxItems });
       this.overflowWarned = true;
       return;
     }

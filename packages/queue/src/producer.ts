@@ -24,12 +24,7 @@ export class Producer {
     return q;
   }
 
-  async enqueue<Q extends QueueName, N extends JobNames<Q>>(
-    queue: Q,
-    name: N,
-    data: JobData<Q, N>,
-    opts: JobsOptions = {},
-  ): Promise<string> {
+  async enqueue<Q extends QueueName, N extends JobNames<Q>>(queue: Q, name: N, data: JobData<Q, N>, opts: JobsOptions = {}): Promise<string> {
     const spec = (jobCatalog[queue] as Record<string, { attempts: number; backoffMs?: number }>)[name];
     if (!spec) throw new Error(`job ${queue}/${name} is not in the catalog`);
     const job = await this.queue(queue).add(name, data, {

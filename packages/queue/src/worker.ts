@@ -127,7 +127,9 @@ export function startWorker<Q extends QueueName>(queue: Q, handlers: HandlerMap<
   );
   // Connection errors repeat with every reconnect attempt while Redis is away; anything else is
   // logged as it comes.
-  worker.on("error", (err) => (isDependencyUnavailable(err) ? outageLog("error", "worker error", { queue, err }) : opts.logger.error("worker error", { queue, err })));
+  worker.on("error", (err) =>
+    isDependencyUnavailable(err) ? outageLog("error", "worker error", { queue, err }) : opts.logger.error("worker error", { queue, err }),
+  );
   worker.on("failed", (job, err) =>
     opts.logger.warn("job failed", { queue, jobId: job?.id, jobName: job?.name, attemptsMade: job?.attemptsMade, error: err.message }),
   );

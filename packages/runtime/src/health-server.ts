@@ -90,7 +90,12 @@ interface WorkerHealthSettings {
 }
 
 /** A worker's health server as every worker configures it: its port, /readyz checks and /metrics. */
-export function startWorkerHealth(config: WorkerHealthSettings, defaultPort: number, checks: ReadinessChecks, reportCheckFailure?: CheckFailureReporter): Promise<http.Server> {
+export function startWorkerHealth(
+  config: WorkerHealthSettings,
+  defaultPort: number,
+  checks: ReadinessChecks,
+  reportCheckFailure?: CheckFailureReporter,
+): Promise<http.Server> {
   return startHealthServer(config.HEALTH_PORT ?? defaultPort, config.HOST, checks, {
     metrics: { enabled: config.METRICS_ENABLED, token: config.METRICS_TOKEN },
     ...(reportCheckFailure ? { reportCheckFailure } : {}),

@@ -53,7 +53,12 @@ export function caseFileEvent<T extends CaseFileEventType>(caseFile: CaseFileRef
 
 /** `{id, caseFile: {id, status}}`: the spec's default signer payload, with the case file's status after the change. */
 export function signerEvent<T extends SignerEventType>(caseFile: CaseFileRef, caseFileStatus: number, signerId: number, eventType: T): NewEvent<T> {
-  return { customerId: caseFile.customerId, topic: "signer", eventType, payload: { id: signerId, caseFile: { id: caseFile.id, status: caseFileStatus } } } as NewEvent<T>;
+  return {
+    customerId: caseFile.customerId,
+    topic: "signer",
+    eventType,
+    payload: { id: signerId, caseFile: { id: caseFile.id, status: caseFileStatus } },
+  } as NewEvent<T>;
 }
 
 /** `webhook.subscription.test` with its text; aimed at one subscription, or (none given) at every one that includes the type. */

@@ -26,13 +26,9 @@ export function internalJobsFor(event: { id: string; eventType: string; payload:
     case "sign.signer.signed":
     case "sign.signer.deleted":
     case "sign.signer.rejected":
-      return signer.success
-        ? [{ queue: "casefile", name: "advance", data: { caseFileId: signer.data.caseFile.id }, jobId: `advance-${event.id}` }]
-        : [];
+      return signer.success ? [{ queue: "casefile", name: "advance", data: { caseFileId: signer.data.caseFile.id }, jobId: `advance-${event.id}` }] : [];
     case "sign.casefile.completed":
-      return caseFile.success
-        ? [{ queue: "notifications", name: "completed", data: { caseFileId: caseFile.data.id }, jobId: `completed-${event.id}` }]
-        : [];
+      return caseFile.success ? [{ queue: "notifications", name: "completed", data: { caseFileId: caseFile.data.id }, jobId: `completed-${event.id}` }] : [];
     default:
       return [];
   }

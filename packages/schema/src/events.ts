@@ -1,12 +1,7 @@
 import { z } from "zod";
 
 /** Every event type of the spec; subscriptions may hold only these. */
-export const CASEFILE_EVENT_TYPES = [
-  "sign.casefile.completed",
-  "sign.casefile.expired",
-  "sign.casefile.failed",
-  "sign.casefile.rejected",
-] as const;
+export const CASEFILE_EVENT_TYPES = ["sign.casefile.completed", "sign.casefile.expired", "sign.casefile.failed", "sign.casefile.rejected"] as const;
 
 export const SIGNER_EVENT_TYPES = [
   "sign.signer.requestActivated",

@@ -73,6 +73,4 @@ export const jobCatalog = {
 
 export type JobCatalog = typeof jobCatalog;
 export type JobNames<Q extends QueueName> = keyof JobCatalog[Q] & string;
-export type JobData<Q extends QueueName, N extends JobNames<Q>> = JobCatalog[Q][N] extends JobSpec<infer S>
-  ? z.infer<S>
-  : never;
+export type JobData<Q extends QueueName, N extends JobNames<Q>> = JobCatalog[Q][N] extends JobSpec<infer S> ? z.infer<S> : never;

@@ -27,7 +27,9 @@ export function unstorableTextIssues(value: unknown, base: ReadonlyArray<Propert
     }
     if (depth > MAX_DEPTH || typeof v !== "object" || v === null) return;
     if (Array.isArray(v)) {
-      v.forEach((item, i) => walk(item, [...path, i], depth + 1));
+      v.forEach((item, i) => {
+        walk(item, [...path, i], depth + 1);
+      });
       return;
     }
     for (const [key, item] of Object.entries(v)) {

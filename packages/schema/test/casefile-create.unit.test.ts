@@ -1,9 +1,4 @@
-import {
-  formatPath,
-  validateCreateRequest,
-  type FieldError,
-  type TCaseFileCreateData,
-} from "../src/casefile-create";
+import { formatPath, validateCreateRequest, type FieldError, type TCaseFileCreateData } from "../src/casefile-create";
 import { LANGUAGES, SECURE_SIGNING_METHODS } from "../src/enums";
 
 /*
@@ -134,12 +129,18 @@ const invalidCases: InvalidCase[] = [
   { name: "expireAt negative", edits: [[`${CF}.expireAt`, -1]], expect: [[`${CF}.expireAt`, "too_small"]] },
   {
     name: "expireAt before sendAt",
-    edits: [[`${CF}.sendAt`, 1_900_000_000], [`${CF}.expireAt`, 1_800_000_000]],
+    edits: [
+      [`${CF}.sendAt`, 1_900_000_000],
+      [`${CF}.expireAt`, 1_800_000_000],
+    ],
     expect: [[`${CF}.expireAt`, "expire_before_send"]],
   },
   {
     name: "expireAt equal to sendAt",
-    edits: [[`${CF}.sendAt`, 1_900_000_000], [`${CF}.expireAt`, 1_900_000_000]],
+    edits: [
+      [`${CF}.sendAt`, 1_900_000_000],
+      [`${CF}.expireAt`, 1_900_000_000],
+    ],
     expect: [[`${CF}.expireAt`, "expire_before_send"]],
   },
   { name: "sensitiveData a string", edits: [[`${CF}.sensitiveData`, "true"]], expect: [[`${CF}.sensitiveData`, "invalid_type"]] },
@@ -182,10 +183,24 @@ const invalidCases: InvalidCase[] = [
   },
   {
     name: "cpr and cvr together without eboks",
-    edits: [[`${S0}.cpr`, "0101901234"], [`${S0}.cvr`, "12345678"]],
-    expect: [[S0, "cpr_cvr_exclusive"], [`${S0}.cpr`, "eboks_only"], [`${S0}.cvr`, "eboks_only"]],
+    edits: [
+      [`${S0}.cpr`, "0101901234"],
+      [`${S0}.cvr`, "12345678"],
+    ],
+    expect: [
+      [S0, "cpr_cvr_exclusive"],
+      [`${S0}.cpr`, "eboks_only"],
+      [`${S0}.cvr`, "eboks_only"],
+    ],
   },
-  { name: "cpr with channel email", edits: [[`${S0}.channel`, "email"], [`${S0}.cpr`, "0101901234"]], expect: [[`${S0}.cpr`, "eboks_only"]] },
+  {
+    name: "cpr with channel email",
+    edits: [
+      [`${S0}.channel`, "email"],
+      [`${S0}.cpr`, "0101901234"],
+    ],
+    expect: [[`${S0}.cpr`, "eboks_only"]],
+  },
   { name: "cvr with channel omitted", edits: [[`${S0}.cvr`, "12345678"]], expect: [[`${S0}.cvr`, "eboks_only"]] },
   {
     name: "socialSecurityNumberPlain a number",
@@ -209,27 +224,23 @@ const invalidCases: InvalidCase[] = [
   { name: "failUrl not a URI", edits: [[`${S0}.failUrl`, "http://"]], expect: [[`${S0}.failUrl`, "invalid_format"]] },
   { name: "signer language unknown", edits: [[`${S0}.language`, "se"]], expect: [[`${S0}.language`, "invalid_value"]] },
   { name: "emailFormat unknown", edits: [[`${S0}.emailFormat`, "markdown"]], expect: [[`${S0}.emailFormat`, "invalid_value"]] },
-  ...(
-    [
-      "emailSubject",
-      "emailText",
-      "reminderEmailSubject",
-      "reminderEmailText",
-      "completedEmailSubject",
-      "completedEmailText",
-    ] as const
-  ).map((field): InvalidCase => ({
-    name: `${field} shorter than 5`,
-    edits: [[`${S0}.${field}`, "abcd"]],
-    expect: [[`${S0}.${field}`, "too_small"]],
-  })),
+  ...(["emailSubject", "emailText", "reminderEmailSubject", "reminderEmailText", "completedEmailSubject", "completedEmailText"] as const).map(
+    (field): InvalidCase => ({
+      name: `${field} shorter than 5`,
+      edits: [[`${S0}.${field}`, "abcd"]],
+      expect: [[`${S0}.${field}`, "too_small"]],
+    }),
+  ),
   { name: "reminderInterval 0", edits: [[`${S0}.reminderInterval`, 0]], expect: [[`${S0}.reminderInterval`, "too_small"]] },
   { name: "reminderInterval a string", edits: [[`${S0}.reminderInterval`, "7"]], expect: [[`${S0}.reminderInterval`, "invalid_type"]] },
   { name: "signer activeAt negative", edits: [[`${S0}.activeAt`, -5]], expect: [[`${S0}.activeAt`, "too_small"]] },
   { name: "signer expireAt fractional", edits: [[`${S0}.expireAt`, 1.25]], expect: [[`${S0}.expireAt`, "invalid_type"]] },
   {
     name: "signer expireAt before activeAt",
-    edits: [[`${S0}.activeAt`, 1_900_000_000], [`${S0}.expireAt`, 1_899_999_999]],
+    edits: [
+      [`${S0}.activeAt`, 1_900_000_000],
+      [`${S0}.expireAt`, 1_899_999_999],
+    ],
     expect: [[`${S0}.expireAt`, "expire_before_active"]],
   },
   {
@@ -244,22 +255,34 @@ const invalidCases: InvalidCase[] = [
   },
   {
     name: "insecure methods with enableInsecureSigning false",
-    edits: [[`${S0}.enableInsecureSigning`, false], [`${S0}.insecureSigningMethods`, ["draw"]]],
+    edits: [
+      [`${S0}.enableInsecureSigning`, false],
+      [`${S0}.insecureSigningMethods`, ["draw"]],
+    ],
     expect: [[`${S0}.insecureSigningMethods`, "insecure_signing_disabled"]],
   },
   {
     name: "insecure method unknown",
-    edits: [[`${S0}.enableInsecureSigning`, true], [`${S0}.insecureSigningMethods`, ["pen"]]],
+    edits: [
+      [`${S0}.enableInsecureSigning`, true],
+      [`${S0}.insecureSigningMethods`, ["pen"]],
+    ],
     expect: [[`${S0}.insecureSigningMethods[0]`, "invalid_value"]],
   },
   {
     name: "insecure method duplicated",
-    edits: [[`${S0}.enableInsecureSigning`, true], [`${S0}.insecureSigningMethods`, ["text", "draw", "text"]]],
+    edits: [
+      [`${S0}.enableInsecureSigning`, true],
+      [`${S0}.insecureSigningMethods`, ["text", "draw", "text"]],
+    ],
     expect: [[`${S0}.insecureSigningMethods[2]`, "duplicate_value"]],
   },
   {
     name: "insecureSigningMethods not an array",
-    edits: [[`${S0}.enableInsecureSigning`, true], [`${S0}.insecureSigningMethods`, "text"]],
+    edits: [
+      [`${S0}.enableInsecureSigning`, true],
+      [`${S0}.insecureSigningMethods`, "text"],
+    ],
     expect: [[`${S0}.insecureSigningMethods`, "invalid_type"]],
   },
   { name: "secure method unknown", edits: [[`${S0}.secureSigningMethods`, ["mitid"]]], expect: [[`${S0}.secureSigningMethods[0]`, "invalid_value"]] },
@@ -275,9 +298,23 @@ const invalidCases: InvalidCase[] = [
   { name: "document title missing", edits: [[`${D0}.title`, DEL]], expect: [[`${D0}.title`, "required"]] },
   { name: "document title empty", edits: [[`${D0}.title`, ""]], expect: [[`${D0}.title`, "too_small"]] },
   { name: "document title too long", edits: [[`${D0}.title`, long(1025)]], expect: [[`${D0}.title`, "too_big"]] },
-  { name: "document name missing", edits: [[`${D0}.name`, DEL]], expect: [[`${D0}.name`, "required"], ["files[0]", "file_unmatched"]] },
+  {
+    name: "document name missing",
+    edits: [[`${D0}.name`, DEL]],
+    expect: [
+      [`${D0}.name`, "required"],
+      ["files[0]", "file_unmatched"],
+    ],
+  },
   { name: "document name empty", edits: [[`${D0}.name`, ""]], expect: [[`${D0}.name`, "too_small"]] },
-  { name: "document not an object", edits: [[D1, "appendix.pdf"]], expect: [[D1, "invalid_type"], ["files[1]", "file_unmatched"]] },
+  {
+    name: "document not an object",
+    edits: [[D1, "appendix.pdf"]],
+    expect: [
+      [D1, "invalid_type"],
+      ["files[1]", "file_unmatched"],
+    ],
+  },
   { name: "document signable a string", edits: [[`${D0}.signable`, "no"]], expect: [[`${D0}.signable`, "invalid_type"]] },
   { name: "document roles not an array", edits: [[`${D0}.roles`, "Employee"]], expect: [[`${D0}.roles`, "invalid_type"]] },
   { name: "document role 2 chars", edits: [[`${D0}.roles`, ["Employee", "ab"]]], expect: [[`${D0}.roles[1]`, "too_small"]] },
@@ -297,14 +334,21 @@ const invalidCases: InvalidCase[] = [
   {
     name: "document name differs in case from the file",
     files: ["Contract.pdf", "appendix.pdf"],
-    expect: [[`${D0}.name`, "document_file_missing"], ["files[0]", "file_unmatched"]],
+    expect: [
+      [`${D0}.name`, "document_file_missing"],
+      ["files[0]", "file_unmatched"],
+    ],
   },
   { name: "uploaded file matches no document", files: [...FILES, "extra.pdf"], expect: [["files[2]", "file_unmatched"]] },
   { name: "uploaded file name repeated", files: [...FILES, "contract.pdf"], expect: [["files[2]", "duplicate_file"]] },
   {
     name: "no files uploaded",
     files: [],
-    expect: [["files", "required"], [`${D0}.name`, "document_file_missing"], [`${D1}.name`, "document_file_missing"]],
+    expect: [
+      ["files", "required"],
+      [`${D0}.name`, "document_file_missing"],
+      [`${D1}.name`, "document_file_missing"],
+    ],
   },
   {
     name: "duplicate document names",
@@ -331,12 +375,18 @@ const invalidCases: InvalidCase[] = [
   },
   {
     name: "signer role only on a non-signable document",
-    edits: [[`${D0}.roles`, ["Employee"]], [`${D1}.roles`, ["Manager"]]],
+    edits: [
+      [`${D0}.roles`, ["Employee"]],
+      [`${D1}.roles`, ["Manager"]],
+    ],
     expect: [[`${S1}.role`, "signer_without_document"]],
   },
   {
     name: "signer with the default role when documents carry roles",
-    edits: [[`${S1}.role`, DEL], [`${D0}.roles`, ["Employee"]]],
+    edits: [
+      [`${S1}.role`, DEL],
+      [`${D0}.roles`, ["Employee"]],
+    ],
     expect: [[`${S1}.role`, "signer_without_document"]],
   },
 
@@ -428,7 +478,12 @@ describe("validateCreateRequest: several problems at once", () => {
   });
 
   it("lists one error per unknown property and never the same path and code twice", () => {
-    const errors = errorsOf({ edits: [[`${S0}.a`, 1], [`${S0}.b`, 2]] });
+    const errors = errorsOf({
+      edits: [
+        [`${S0}.a`, 1],
+        [`${S0}.b`, 2],
+      ],
+    });
     expect(errors.filter((e) => e.code === "unrecognized_key").map((e) => e.path)).toEqual([`${S0}.a`, `${S0}.b`]);
     const keys = errors.map((e) => `${e.path} ${e.code}`);
     expect(new Set(keys).size).toBe(keys.length);
@@ -436,8 +491,7 @@ describe("validateCreateRequest: several problems at once", () => {
 });
 
 describe("validateCreateRequest: messages", () => {
-  const messageAt = (req: Request, path: string): string | undefined =>
-    errorsOf(req).find((e) => e.path === path)?.message;
+  const messageAt = (req: Request, path: string): string | undefined => errorsOf(req).find((e) => e.path === path)?.message;
 
   it("names the missing property", () => {
     expect(messageAt({ edits: [[`${CF}.title`, DEL]] }, `${CF}.title`)).toMatch(/title/);
@@ -494,7 +548,14 @@ describe("validateCreateRequest: valid requests", () => {
     { name: "senderName of 255 chars", edits: [[`${CF}.senderName`, long(255)]] },
     { name: "null senderName", edits: [[`${CF}.senderName`, null]] },
     { name: "null case file language", edits: [[`${CF}.language`, null]] },
-    { name: "null signer language and timestamps", edits: [[`${S0}.language`, null], [`${S0}.activeAt`, null], [`${S0}.expireAt`, null]] },
+    {
+      name: "null signer language and timestamps",
+      edits: [
+        [`${S0}.language`, null],
+        [`${S0}.activeAt`, null],
+        [`${S0}.expireAt`, null],
+      ],
+    },
     { name: "every language", edits: LANGUAGES.map((l, i): Edit => [`${CF}.signers[${i}]`, { name: `S${i}`, language: l }]) },
     { name: "roles matching the signers", edits: [[`${D0}.roles`, ["Employee", "Manager"]]] },
     {
@@ -507,7 +568,10 @@ describe("validateCreateRequest: valid requests", () => {
     },
     {
       name: "roles on one document and a roleless signable document",
-      edits: [[`${D0}.roles`, ["Employee"]], [`${CF}.documents[2]`, { title: "Policy", name: "policy.pdf" }]],
+      edits: [
+        [`${D0}.roles`, ["Employee"]],
+        [`${CF}.documents[2]`, { title: "Policy", name: "policy.pdf" }],
+      ],
       files: [...FILES, "policy.pdf"],
     },
     {
@@ -515,12 +579,44 @@ describe("validateCreateRequest: valid requests", () => {
       edits: [[`${CF}.documents[2]`, { title: "Terms", name: "terms.pdf", signable: false }]],
       files: [...FILES, "terms.pdf"],
     },
-    { name: "title of 1024 chars", edits: [[`${CF}.title`, long(1024)], [`${D0}.title`, long(1024)]] },
-    { name: "role with inner spaces and symbols", edits: [[`${S0}.role`, "Sales rep – ÆØÅ"], [`${D0}.roles`, ["Sales rep – ÆØÅ"]], [`${D1}.roles`, ["Manager"]], [`${D1}.signable`, true]] },
-    { name: "expireAt after sendAt", edits: [[`${CF}.sendAt`, 1_900_000_000], [`${CF}.expireAt`, 1_900_000_001]] },
+    {
+      name: "title of 1024 chars",
+      edits: [
+        [`${CF}.title`, long(1024)],
+        [`${D0}.title`, long(1024)],
+      ],
+    },
+    {
+      name: "role with inner spaces and symbols",
+      edits: [
+        [`${S0}.role`, "Sales rep – ÆØÅ"],
+        [`${D0}.roles`, ["Sales rep – ÆØÅ"]],
+        [`${D1}.roles`, ["Manager"]],
+        [`${D1}.signable`, true],
+      ],
+    },
+    {
+      name: "expireAt after sendAt",
+      edits: [
+        [`${CF}.sendAt`, 1_900_000_000],
+        [`${CF}.expireAt`, 1_900_000_001],
+      ],
+    },
     { name: "timestamp 0", edits: [[`${CF}.sendAt`, 0]] },
-    { name: "signer expireAt after activeAt", edits: [[`${S0}.activeAt`, 1_900_000_000], [`${S0}.expireAt`, 1_900_086_400]] },
-    { name: "insecure signing enabled with methods", edits: [[`${S0}.enableInsecureSigning`, true], [`${S0}.insecureSigningMethods`, ["text", "draw", "image"]]] },
+    {
+      name: "signer expireAt after activeAt",
+      edits: [
+        [`${S0}.activeAt`, 1_900_000_000],
+        [`${S0}.expireAt`, 1_900_086_400],
+      ],
+    },
+    {
+      name: "insecure signing enabled with methods",
+      edits: [
+        [`${S0}.enableInsecureSigning`, true],
+        [`${S0}.insecureSigningMethods`, ["text", "draw", "image"]],
+      ],
+    },
     { name: "empty insecure methods without enabling", edits: [[`${S0}.insecureSigningMethods`, []]] },
     { name: "empty secure methods", edits: [[`${S0}.secureSigningMethods`, []]] },
     { name: "every secure method", edits: [[`${S0}.secureSigningMethods`, [...SECURE_SIGNING_METHODS]]] },

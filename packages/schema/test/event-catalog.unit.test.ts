@@ -8,7 +8,11 @@ describe("the event catalog", () => {
 
   it("builds each kind of event with a payload its schema accepts", () => {
     const cf = { id: 7, customerId: 3 };
-    const built = [caseFileEvent(cf, 5, "sign.casefile.completed"), signerEvent(cf, 1, 12, "sign.signer.signed"), testEvent(3, "hello", "8c4a6f0e-0000-4000-8000-000000000000")];
+    const built = [
+      caseFileEvent(cf, 5, "sign.casefile.completed"),
+      signerEvent(cf, 1, 12, "sign.signer.signed"),
+      testEvent(3, "hello", "8c4a6f0e-0000-4000-8000-000000000000"),
+    ];
     for (const e of built) {
       expect(EVENT_CATALOG[e.eventType].payload.safeParse(e.payload).success).toBe(true);
       expect(e.topic).toBe(EVENT_CATALOG[e.eventType].topic);

@@ -93,9 +93,6 @@ export class Subscriptions {
 
   /** Queues the event again for this subscription (202); it keeps its X-Event-Id. */
   redeliver(id: string, eventId: string): Promise<{ eventId: string }> {
-    return this.api.json(
-      { method: "POST", path: `${byId(id)}/deliveries/${encodeURIComponent(eventId)}/redeliver`, auth: "webhook" },
-      ZEventIdAnswer,
-    );
+    return this.api.json({ method: "POST", path: `${byId(id)}/deliveries/${encodeURIComponent(eventId)}/redeliver`, auth: "webhook" }, ZEventIdAnswer);
   }
 }

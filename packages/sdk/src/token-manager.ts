@@ -80,9 +80,7 @@ export class TokenManager {
 
   private async request(): Promise<string> {
     const c = this.credentials;
-    const body = isApiKey(c)
-      ? apiKeysGrant(c)
-      : { grant_type: "client_credentials", client_id: c.clientId, client_secret: c.clientSecret };
+    const body = isApiKey(c) ? apiKeysGrant(c) : { grant_type: "client_credentials", client_id: c.clientId, client_secret: c.clientSecret };
     const requestedAt = this.now();
     const res = await this.transport.send({
       method: "POST",

@@ -46,8 +46,22 @@ const content = (language: AuditTrailContent["language"]): AuditTrailContent => 
   documentId: 1,
   documents: [{ id: 1, title: "Lease", pageCount: 1, originalSha256: "a".repeat(64), signable: true }],
   signers: [
-    signer({ method: "mitid.dk", secure: true, identityProvider: "OpenID Connect (https://broker.example)", identitySubject: "sub-123", identityMethod: "mitid.dk", identityVerifiedAt: at, nationalIdMatched: true }),
-    signer({ name: "Bo", identityProvider: "OpenID Connect (https://broker.example)", identitySubject: "sub-456", identityMethod: "bankid_se", identityVerifiedAt: at }),
+    signer({
+      method: "mitid.dk",
+      secure: true,
+      identityProvider: "OpenID Connect (https://broker.example)",
+      identitySubject: "sub-123",
+      identityMethod: "mitid.dk",
+      identityVerifiedAt: at,
+      nationalIdMatched: true,
+    }),
+    signer({
+      name: "Bo",
+      identityProvider: "OpenID Connect (https://broker.example)",
+      identitySubject: "sub-456",
+      identityMethod: "bankid_se",
+      identityVerifiedAt: at,
+    }),
   ],
   seal: { certificateSubject: "CN=E-Sign development seal", certificateSha256: "b".repeat(64) },
   generatedAt: at,
@@ -61,7 +75,17 @@ describe("the audit trail in every language of the spec", () => {
     const m = AUDIT_TRAIL_CATALOG[language];
     const sealed = await sealDocument(original, content(language), { key, timestampAuthority: null });
     const text = words(await pdfText(sealed.bytes, { first: 2 }));
-    for (const label of [m.title, m.caseFileSection, m.signersSection, m.identityProvider, m.identitySubject, m.identityVerifiedAt, m.nationalId, m.sealSection, m.timesInUtc]) {
+    for (const label of [
+      m.title,
+      m.caseFileSection,
+      m.signersSection,
+      m.identityProvider,
+      m.identitySubject,
+      m.identityVerifiedAt,
+      m.nationalId,
+      m.sealSection,
+      m.timesInUtc,
+    ]) {
       expect([language, text.includes(words(label))]).toEqual([language, true]);
     }
     expect(text).toContain(words(m.methods.secure("mitid.dk")));

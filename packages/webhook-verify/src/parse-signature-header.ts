@@ -14,9 +14,7 @@ export interface ParsedSignatureHeader {
   components: ReadonlyMap<string, string>;
 }
 
-export type ParseSignatureResult =
-  | { ok: true; header: ParsedSignatureHeader }
-  | { ok: false; reason: ParseFailureReason; message: string };
+export type ParseSignatureResult = { ok: true; header: ParsedSignatureHeader } | { ok: false; reason: ParseFailureReason; message: string };
 
 const REQUIRED_COMPONENTS = ["t", "h", "v1"] as const;
 // RFC 9110 token characters: what a header name may consist of.

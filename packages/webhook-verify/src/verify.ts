@@ -12,9 +12,7 @@ export type VerifyFailureReason =
   | "missing_header"
   | "replayed_event";
 
-export type VerifyResult =
-  | { ok: true; eventId: string; eventType: string; timestamp: number }
-  | { ok: false; reason: VerifyFailureReason; message: string };
+export type VerifyResult = { ok: true; eventId: string; eventType: string; timestamp: number } | { ok: false; reason: VerifyFailureReason; message: string };
 
 export interface VerifyWebhookOptions {
   /** The subscription secret, or several during a rotation (any one may match). */
@@ -41,8 +39,7 @@ function fail(reason: VerifyFailureReason, message: string): VerifyResult {
 }
 
 function nowInSeconds(now: Date | number | undefined): number {
-  const seconds =
-    now === undefined ? Math.floor(Date.now() / 1000) : now instanceof Date ? Math.floor(now.getTime() / 1000) : now;
+  const seconds = now === undefined ? Math.floor(Date.now() / 1000) : now instanceof Date ? Math.floor(now.getTime() / 1000) : now;
   // A NaN clock would make every timestamp comparison false, i.e. accept any t: refuse it.
   if (!Number.isFinite(seconds)) throw new TypeError("verifyWebhook: now must be a valid Date or unix seconds");
   return seconds;

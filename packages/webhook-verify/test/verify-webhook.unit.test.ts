@@ -14,9 +14,7 @@ function deliveryHeaders(eventId = "evt-1"): Record<string, string> {
   return { "x-event-id": eventId, "x-event-type": "sign.casefile.completed", "content-type": "application/json" };
 }
 
-function signedHeaders(
-  options: { eventId?: string; timestamp?: number; secret?: string; body?: string } = {},
-): Record<string, string> {
+function signedHeaders(options: { eventId?: string; timestamp?: number; secret?: string; body?: string } = {}): Record<string, string> {
   const headers = deliveryHeaders(options.eventId);
   const signature = signDelivery({
     secret: options.secret ?? SECRET,
@@ -34,9 +32,7 @@ function expectFailure(result: VerifyResult, reason: string): void {
 describe("signDelivery", () => {
   it("produces t, h and v1 over the documented signed string", () => {
     const value = signDelivery({ secret: SECRET, body: BODY, headers: deliveryHeaders(), timestamp: NOW });
-    const expected = createHmac("sha256", SECRET)
-      .update(`${NOW}.x-event-id x-event-type.evt-1.sign.casefile.completed.${BODY}`)
-      .digest("hex");
+    const expected = createHmac("sha256", SECRET).update(`${NOW}.x-event-id x-event-type.evt-1.sign.casefile.completed.${BODY}`).digest("hex");
     expect(value).toBe(`t=${NOW},h=x-event-id x-event-type,v1=${expected}`);
   });
 
@@ -65,9 +61,7 @@ describe("signDelivery", () => {
 
   it("refuses to sign without the required headers", () => {
     expect(() => signDelivery({ secret: SECRET, body: BODY, headers: { "x-event-type": "t" } })).toThrow(TypeError);
-    expect(() =>
-      signDelivery({ secret: SECRET, body: BODY, headers: deliveryHeaders(), signedHeaders: ["x-event-type"] }),
-    ).toThrow(/x-event-id/);
+    expect(() => signDelivery({ secret: SECRET, body: BODY, headers: deliveryHeaders(), signedHeaders: ["x-event-type"] })).toThrow(/x-event-id/);
     expect(() => signDelivery({ secret: "", body: BODY, headers: deliveryHeaders() })).toThrow(TypeError);
   });
 });
@@ -150,10 +144,7 @@ describe("verifyWebhook", () => {
     expectFailure(await verifyWebhook({ secret: SECRET, rawBody: BODY, headers, now: NOW - 301 }), "timestamp_out_of_tolerance");
     expect((await verifyWebhook({ secret: SECRET, rawBody: BODY, headers, now: NOW + 300 })).ok).toBe(true);
     expect((await verifyWebhook({ secret: SECRET, rawBody: BODY, headers, now: NOW - 300 })).ok).toBe(true);
-    expectFailure(
-      await verifyWebhook({ secret: SECRET, rawBody: BODY, headers, now: NOW + 61, toleranceSeconds: 60 }),
-      "timestamp_out_of_tolerance",
-    );
+    expectFailure(await verifyWebhook({ secret: SECRET, rawBody: BODY, headers, now: NOW + 61, toleranceSeconds: 60 }), "timestamp_out_of_tolerance");
   });
 
   it("checks the timestamp before the signature", async () => {
@@ -237,9 +228,7 @@ describe("verifyWebhook", () => {
         throw new Error("redis down");
       },
     };
-    await expect(
-      verifyWebhook({ secret: SECRET, rawBody: BODY, headers: signedHeaders(), now: NOW, eventIdStore: store }),
-    ).rejects.toThrow("redis down");
+    await expect(verifyWebhook({ secret: SECRET, rawBody: BODY, headers: signedHeaders(), now: NOW, eventIdStore: store })).rejects.toThrow("redis down");
   });
 
   it("throws on invalid options rather than accepting", async () => {

@@ -19,17 +19,11 @@ export const dispatchJobId = (eventIds: readonly string[]): string =>
   eventIds.length === 1 ? eventIds[0]! : `batch-${createHash("sha256").update(eventIds.join(",")).digest("hex").slice(0, 40)}`;
 
 /** One "subscription disabled" notification per disablement (a later one gets a new id). */
-export const subscriptionDisabledJobId = (subscriptionId: string, disabledAt: Date): string =>
-  `disabled-${subscriptionId}-${disabledAt.getTime()}`;
+export const subscriptionDisabledJobId = (subscriptionId: string, disabledAt: Date): string => `disabled-${subscriptionId}-${disabledAt.getTime()}`;
 
 /** Schedules attempt `attempt` after `delayMs`; a no-op when that job already exists. */
 export async function scheduleAttempt(producer: Producer, deliveryId: string, attempt: number, delayMs = 0): Promise<void> {
-  await producer.enqueue(
-    "webhooks",
-    "deliver",
-    { deliveryId, attempt },
-    { jobId: deliverJobId(deliveryId, attempt), delay: Math.max(0, Math.round(delayMs)) },
-  );
+  await producer.enqueue("webhooks", "deliver", { deliveryId, attempt }, { jobId: deliverJobId(deliveryId, attempt), delay: Math.max(0, Math.round(delayMs)) });
 }
 
 export type EnsureJobResult = "added" | "exists" | "promoted" | "replaced";
@@ -65,11 +59,7 @@ export async function ensureAttemptNow(producer: Producer, deliveryId: string, a
  * Makes sure the "subscription disabled" notification job exists. A job that failed all its
  * attempts is retried; a completed one is left alone (the notifier decided, e.g. nobody to mail).
  */
-export async function ensureDisabledNotification(
-  producer: Producer,
-  subscriptionId: string,
-  disabledAt: Date,
-): Promise<EnsureJobResult> {
+export async function ensureDisabledNotification(producer: Producer, subscriptionId: string, disabledAt: Date): Promise<EnsureJobResult> {
   const jobId = subscriptionDisabledJobId(subscriptionId, disabledAt);
   const existing = await producer.queue("notifications").getJob(jobId);
   if (existing) {

@@ -39,7 +39,14 @@ describe("RateLimit", () => {
     redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", { maxRetriesPerRequest: 1 });
     await redis.ping();
     // A Redis nobody listens on, as during a restart: commands fail at once.
-    away = new Redis({ host: "127.0.0.1", port: await freePort(), lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    away = new Redis({
+      host: "127.0.0.1",
+      port: await freePort(),
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     await away.connect().catch(() => undefined);
   });
 

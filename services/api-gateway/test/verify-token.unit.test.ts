@@ -3,7 +3,11 @@ import { issueToken, verifyToken, type TokenSettings } from "../src/auth/jwt";
 
 // Each test its own secret: the cache of verified tokens is per secret, issuer and audience.
 let n = 0;
-const settings = (): TokenSettings => ({ JWT_SECRET: `verify-token-test-secret-${++n}-${process.pid}`, JWT_ISSUER: "esign-api-gateway", JWT_AUDIENCE: "esign-api" });
+const settings = (): TokenSettings => ({
+  JWT_SECRET: `verify-token-test-secret-${++n}-${process.pid}`,
+  JWT_ISSUER: "esign-api-gateway",
+  JWT_AUDIENCE: "esign-api",
+});
 const principal = { userId: 7, customerId: 3, clientId: "client-a" };
 
 /** The token with its signature's last character changed: same header and claims, wrong signature. */

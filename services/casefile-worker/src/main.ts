@@ -76,10 +76,15 @@ runService("casefile-worker", async ({ config, logger }) => {
   // in OUTBOX_RELAY_SERVICES) take disjoint batches (FOR UPDATE SKIP LOCKED).
   const relay = config.OUTBOX_RELAY_SERVICES.includes("casefile-worker") ? startOutboxRelay(config, db, logger, recovery) : undefined;
 
-  const health = await startWorkerHealth(config, DEFAULT_HEALTH_PORT, {
-    postgres: () => run(db, ping, {}),
-    redis: () => connection.ping(),
-  }, (check, err) => logger.warn("readiness check failed", { check, error: err.message }));
+  const health = await startWorkerHealth(
+    config,
+    DEFAULT_HEALTH_PORT,
+    {
+      postgres: () => run(db, ping, {}),
+      redis: () => connection.ping(),
+    },
+    (check, err) => logger.warn("readiness check failed", { check, error: err.message }),
+  );
   return {
     async close() {
       await reconnectSweep.stop();

@@ -93,11 +93,15 @@ describe("signing rounds, completion and finalization", () => {
     // Bob signs: signed (4), then completed (5) once the signed PDFs exist.
     await signAndAdvance(bob!.id);
     const seen = new Set<number>();
-    await until(async () => {
-      const s = (await db.caseFile.findUniqueOrThrow({ where: { id } })).status;
-      seen.add(s);
-      return s === 5;
-    }, 20_000, 10);
+    await until(
+      async () => {
+        const s = (await db.caseFile.findUniqueOrThrow({ where: { id } })).status;
+        seen.add(s);
+        return s === 5;
+      },
+      20_000,
+      10,
+    );
     const done = await db.caseFile.findUniqueOrThrow({ where: { id } });
     expect([...seen].every((s) => s === 1 || s === 4 || s === 5)).toBe(true);
     expect(done.signedAt).not.toBeNull();
@@ -136,7 +140,12 @@ describe("signing rounds, completion and finalization", () => {
       expect(trail).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
       const sig = await pdfsig(sealed);
       expect(sig.signatures).toHaveLength(1);
-      expect(sig.signatures[0]).toMatchObject({ subFilter: "ETSI.CAdES.detached", hashAlgorithm: "SHA-256", totalDocumentSigned: true, validation: "Signature is Valid." });
+      expect(sig.signatures[0]).toMatchObject({
+        subFilter: "ETSI.CAdES.detached",
+        hashAlgorithm: "SHA-256",
+        totalDocumentSigned: true,
+        validation: "Signature is Valid.",
+      });
     }
     // The gateway now serves the signed copy.
     const served = await fetch(`${system.gateway.url}/send/api/v1/casefiles/${id}/documents/${byName["contract.pdf"]!.id}/file`, {
@@ -166,7 +175,14 @@ describe("signing rounds, completion and finalization", () => {
     const id = await createCaseFile(
       system,
       token,
-      { title: "Retried", signers: [{ name: "Rita Retry", email: "rita@example.com" }], documents: [{ title: "Retried", name: "retried.pdf" }, { title: "Second", name: "second.pdf" }] },
+      {
+        title: "Retried",
+        signers: [{ name: "Rita Retry", email: "rita@example.com" }],
+        documents: [
+          { title: "Retried", name: "retried.pdf" },
+          { title: "Second", name: "second.pdf" },
+        ],
+      },
       [
         { name: "retried.pdf", content: original },
         { name: "second.pdf", content: await makePdf(`Second ${unique()}`) },

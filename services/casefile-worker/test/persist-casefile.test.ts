@@ -29,7 +29,10 @@ beforeAll(async () => {
 afterAll(closeTestDb);
 
 function caseFileOf(caseFile: Record<string, unknown>): TCaseFile {
-  const v = validateCreateRequest(JSON.stringify({ caseFile }), FILES.map((f) => f.name));
+  const v = validateCreateRequest(
+    JSON.stringify({ caseFile }),
+    FILES.map((f) => f.name),
+  );
   if (!v.ok) throw new Error(JSON.stringify(v.errors));
   return v.value.caseFile;
 }
@@ -107,10 +110,21 @@ const FULL = {
       ...ALICE_TEXTS,
       expireAt: unix("2030-01-20T00:00:00Z"),
     },
-    { name: "Bob", channel: "eboks", cpr: "0101901234", role: "Manager", signOrder: 0, secureSigningMethods: ["mitid.dk"], activeAt: unix("2030-01-05T00:00:00Z") },
+    {
+      name: "Bob",
+      channel: "eboks",
+      cpr: "0101901234",
+      role: "Manager",
+      signOrder: 0,
+      secureSigningMethods: ["mitid.dk"],
+      activeAt: unix("2030-01-05T00:00:00Z"),
+    },
     { name: "Carl", channel: "eboks", cvr: "12345678", vatin: "DK12345678", role: "Manager", signOrder: 1 },
   ],
-  ccRecipients: [{ name: "HR", email: "hr@example.com" }, { name: "Legal", email: "legal@example.com", storeAsContact: false }],
+  ccRecipients: [
+    { name: "HR", email: "hr@example.com" },
+    { name: "Legal", email: "legal@example.com", storeAsContact: false },
+  ],
 };
 
 describe("persistCaseFile", () => {
@@ -120,7 +134,11 @@ describe("persistCaseFile", () => {
     const db = testDb();
     const caseFile = await db.caseFile.findUniqueOrThrow({
       where: { creationJobId: jobId },
-      include: { documents: { orderBy: { id: "asc" } }, signers: { orderBy: { id: "asc" }, include: { signingLink: true } }, ccRecipients: { orderBy: { id: "asc" } } },
+      include: {
+        documents: { orderBy: { id: "asc" } },
+        signers: { orderBy: { id: "asc" }, include: { signingLink: true } },
+        ccRecipients: { orderBy: { id: "asc" } },
+      },
     });
     expect(persisted?.caseFileId).toBe(caseFile.id);
     expect(caseFile).toMatchObject({
@@ -133,8 +151,28 @@ describe("persistCaseFile", () => {
       expireAt: new Date("2030-02-01T00:00:00Z"),
       sentAt: NOW,
     });
-    expect(caseFile.documents.map(({ title, name, signable, roles, documentOrder, metaData, fileSha256, size }) => ({ title, name, signable, roles, documentOrder, metaData, fileSha256, size }))).toEqual([
-      { title: "Contract", name: "contract.pdf", signable: true, roles: ["Employee", "Manager"], documentOrder: 2, metaData: "doc-meta", fileSha256: "a".repeat(64), size: 1234 },
+    expect(
+      caseFile.documents.map(({ title, name, signable, roles, documentOrder, metaData, fileSha256, size }) => ({
+        title,
+        name,
+        signable,
+        roles,
+        documentOrder,
+        metaData,
+        fileSha256,
+        size,
+      })),
+    ).toEqual([
+      {
+        title: "Contract",
+        name: "contract.pdf",
+        signable: true,
+        roles: ["Employee", "Manager"],
+        documentOrder: 2,
+        metaData: "doc-meta",
+        fileSha256: "a".repeat(64),
+        size: 1234,
+      },
       { title: "Appendix", name: "appendix.pdf", signable: false, roles: [], documentOrder: null, metaData: null, fileSha256: "b".repeat(64), size: 99 },
     ]);
     expect(caseFile.ccRecipients.map(({ name, email, storeAsContact }) => ({ name, email, storeAsContact }))).toEqual([
@@ -157,9 +195,24 @@ describe("persistCaseFile", () => {
       activatedAt: NOW,
     });
     // First round, but its access starts later: stays new (its activate-signer job moves it).
-    expect(bob).toMatchObject({ channel: "eboks", cpr: "0101901234", secureSigningMethods: ["mitid.dk"], activeAt: new Date("2030-01-05T00:00:00Z"), status: 0, activatedAt: null });
+    expect(bob).toMatchObject({
+      channel: "eboks",
+      cpr: "0101901234",
+      secureSigningMethods: ["mitid.dk"],
+      activeAt: new Date("2030-01-05T00:00:00Z"),
+      status: 0,
+      activatedAt: null,
+    });
     expect(bob!.notification).toMatchObject({ emailSubject: null, reminderInterval: null });
-    expect(carl).toMatchObject({ cvr: "12345678", vatin: "DK12345678", signOrder: 1, status: 0, activatedAt: null, enableInsecureSigning: false, insecureSigningMethods: [] });
+    expect(carl).toMatchObject({
+      cvr: "12345678",
+      vatin: "DK12345678",
+      signOrder: 1,
+      status: 0,
+      activatedAt: null,
+      enableInsecureSigning: false,
+      insecureSigningMethods: [],
+    });
 
     // The job: completed, with the attempts made, and a result whose links open each signer's link row.
     const job = await db.creationJob.findUniqueOrThrow({ where: { id: jobId } });
@@ -201,7 +254,10 @@ describe("persistCaseFile", () => {
     expect(await testDb().caseFile.findUniqueOrThrow({ where: { creationJobId: expired.jobId } })).toMatchObject({ status: 0, sentAt: null });
 
     const inactive = await persist(caseFileOf({ ...FULL, activateCaseFile: false }));
-    const caseFile = await testDb().caseFile.findUniqueOrThrow({ where: { creationJobId: inactive.jobId }, include: { signers: { include: { signingLink: true } } } });
+    const caseFile = await testDb().caseFile.findUniqueOrThrow({
+      where: { creationJobId: inactive.jobId },
+      include: { signers: { include: { signingLink: true } } },
+    });
     expect(caseFile).toMatchObject({ status: 0, activate: false });
     expect(caseFile.signers.every((s) => s.signingLink === null)).toBe(true);
   });

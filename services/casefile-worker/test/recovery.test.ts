@@ -8,7 +8,17 @@ import type { System } from "../../../test/support/system";
 import type { WorkerContext } from "../src/context";
 import { jobIds } from "../src/domain/casefile-jobs";
 import { sweepLifecycle } from "../src/domain/sweep-lifecycle";
-import { createCaseFile, customerToken, eventsOf, ofType, recordSignature, sleep, startLifecycleSystem, testProducer, until } from "../../../test/support/lifecycle-system";
+import {
+  createCaseFile,
+  customerToken,
+  eventsOf,
+  ofType,
+  recordSignature,
+  sleep,
+  startLifecycleSystem,
+  testProducer,
+  until,
+} from "../../../test/support/lifecycle-system";
 
 /*
  * The sweeper is the safety net for lifecycle jobs lost between a commit and Redis (or with Redis).
@@ -71,11 +81,15 @@ describe("the lifecycle sweep", () => {
     await recordSignature(lea!.id);
     // Swept periodically, as the running worker does: a sweep that finds the previous advance job
     // still finishing leaves it alone, and a later sweep replaces it.
-    await until(async () => {
-      if ((await db.caseFile.findUniqueOrThrow({ where: { id } })).status === 5) return true;
-      await sweepLifecycle(ctx, 0);
-      return false;
-    }, 15_000, 500);
+    await until(
+      async () => {
+        if ((await db.caseFile.findUniqueOrThrow({ where: { id } })).status === 5) return true;
+        await sweepLifecycle(ctx, 0);
+        return false;
+      },
+      15_000,
+      500,
+    );
 
     // Sweeping a finished case file again adds nothing.
     const events = await eventsOf(customerId, id);

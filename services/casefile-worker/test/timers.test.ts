@@ -1,7 +1,17 @@
 import { closeTestDb, testDb } from "../../../test/support/api";
 import { makePdf } from "../../../test/support/pdf";
 import type { System } from "../../../test/support/system";
-import { createCaseFile, customerToken, eventsOf, ofType, recordSignature, sleep, startLifecycleSystem, testProducer, until } from "../../../test/support/lifecycle-system";
+import {
+  createCaseFile,
+  customerToken,
+  eventsOf,
+  ofType,
+  recordSignature,
+  sleep,
+  startLifecycleSystem,
+  testProducer,
+  until,
+} from "../../../test/support/lifecycle-system";
 
 /*
  * Timing comes from delayed BullMQ jobs only. The worker's sweeper runs every 15 s and acts on work

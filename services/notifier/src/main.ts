@@ -47,10 +47,15 @@ runService("notifier", async ({ config, logger }) => {
     },
   );
 
-  const health = await startWorkerHealth(config, DEFAULT_HEALTH_PORT, {
-    postgres: () => run(db, ping, {}),
-    redis: () => connection.ping(),
-  }, (check, err) => logger.warn("readiness check failed", { check, error: err.message }));
+  const health = await startWorkerHealth(
+    config,
+    DEFAULT_HEALTH_PORT,
+    {
+      postgres: () => run(db, ping, {}),
+      redis: () => connection.ping(),
+    },
+    (check, err) => logger.warn("readiness check failed", { check, error: err.message }),
+  );
   return {
     async close() {
       // The worker first: a job in flight finishes its mail and its commit before anything closes.

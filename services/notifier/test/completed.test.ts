@@ -28,7 +28,11 @@ async function finalized(extra: Partial<Parameters<typeof createCaseFile>[0]> = 
       senderName: "Acme Legal",
       signers: [
         { status: 4 },
-        { status: 4, language: "da", notification: { completedEmailSubject: "All done - thank you", completedEmailText: "Thank you for signing.\n\nBest regards, Acme" } },
+        {
+          status: 4,
+          language: "da",
+          notification: { completedEmailSubject: "All done - thank you", completedEmailText: "Thank you for signing.\n\nBest regards, Acme" },
+        },
       ],
       documents: [
         { title: "Purchase agreement", name: "agreement.pdf", signed: true },

@@ -24,7 +24,11 @@ const request = (over: Partial<Parameters<typeof signerMessageContent>[0]> = {})
     language: "en",
     signer: { name: "Ann", role: "Buyer" },
     caseFile: { title: "Deal", senderName: null, customerName: "Acme", sensitiveData: false, visibilityMode: 0 },
-    documents: [doc(1, "Seller terms", { roles: ["Seller"] }), doc(2, "Buyer terms", { roles: ["Buyer"] }), doc(3, "Appendix", { signable: false, documentOrder: 0 })],
+    documents: [
+      doc(1, "Seller terms", { roles: ["Seller"] }),
+      doc(2, "Buyer terms", { roles: ["Buyer"] }),
+      doc(3, "Appendix", { signable: false, documentOrder: 0 }),
+    ],
     settings: {},
     link: "https://esign.test/sign/tok",
     ...over,
@@ -50,15 +54,15 @@ describe("signer messages", () => {
 
   it("names the case file's senderName as the sender, else the customer", () => {
     expect(renderText(request())).toContain("Acme has sent you documents to sign");
-    expect(renderText(request({ caseFile: { title: "Deal", senderName: "Acme HR", customerName: "Acme", sensitiveData: false, visibilityMode: 0 } }))).toContain(
-      "Acme HR has sent you documents to sign",
-    );
+    expect(
+      renderText(request({ caseFile: { title: "Deal", senderName: "Acme HR", customerName: "Acme", sensitiveData: false, visibilityMode: 0 } })),
+    ).toContain("Acme HR has sent you documents to sign");
   });
 
   it("keeps a title with line breaks on one subject line", () => {
-    expect(request({ caseFile: { title: "Deal\r\nBcc: x@example.com", senderName: null, customerName: "Acme", sensitiveData: false, visibilityMode: 0 } }).subject).toBe(
-      "Please sign: Deal Bcc: x@example.com",
-    );
+    expect(
+      request({ caseFile: { title: "Deal\r\nBcc: x@example.com", senderName: null, customerName: "Acme", sensitiveData: false, visibilityMode: 0 } }).subject,
+    ).toBe("Please sign: Deal Bcc: x@example.com");
   });
 
   it("escapes names and titles in HTML, and puts the tracking image only where asked", () => {
@@ -107,7 +111,11 @@ describe("rendering", () => {
 
 describe("signer settings", () => {
   it("keeps the readable fields when one is unreadable", () => {
-    expect(signerSettings({ emailFormat: "pdf", emailSubject: "Hello there", reminderInterval: "3" })).toMatchObject({ emailFormat: null, emailSubject: "Hello there", reminderInterval: null });
+    expect(signerSettings({ emailFormat: "pdf", emailSubject: "Hello there", reminderInterval: "3" })).toMatchObject({
+      emailFormat: null,
+      emailSubject: "Hello there",
+      reminderInterval: null,
+    });
     expect(signerSettings(null)).toEqual({});
   });
 });

@@ -16,7 +16,10 @@ afterAll(async () => {
 });
 
 const request = (signerId: number) => h.enqueue("signing-request", { signerId, eventId: randomUUID() });
-const ofType = (type: string) => <E extends { eventType: string }>(events: E[]) => events.filter((e) => e.eventType === type);
+const ofType =
+  (type: string) =>
+  <E extends { eventType: string }>(events: E[]) =>
+    events.filter((e) => e.eventType === type);
 const remindersSent = async (id: number) => (await testDb().signer.findUniqueOrThrow({ where: { id } })).remindersSent;
 
 describe("notifier: reminders", () => {
@@ -28,7 +31,12 @@ describe("notifier: reminders", () => {
     expect(await h.finished(await request(s!.id))).toBe("completed");
     expect(await h.finished(await request(noInterval!.id))).toBe("completed");
 
-    const two = await eventually(() => eventsOf(f.customerId, s!.id), (e) => ofType("sign.signer.reminderSent")(e).length >= 2, 15_000, "two reminders");
+    const two = await eventually(
+      () => eventsOf(f.customerId, s!.id),
+      (e) => ofType("sign.signer.reminderSent")(e).length >= 2,
+      15_000,
+      "two reminders",
+    );
     // Signed right after the second reminder: the third, due a "day" later, must not go out.
     await testDb().signer.update({ where: { id: s!.id }, data: { status: 4, signedAt: new Date() } });
 
@@ -43,7 +51,11 @@ describe("notifier: reminders", () => {
     expect(r1!.payload).toEqual({ id: s!.id, caseFile: { id: f.caseFileId, status: 1 } });
 
     const mails = h.sink.messagesTo(s!.email!);
-    expect(mails.map((m) => m.subject)).toEqual([`Please sign: Employment contract ${f.tag}`, "Friendly reminder: your contract", "Friendly reminder: your contract"]);
+    expect(mails.map((m) => m.subject)).toEqual([
+      `Please sign: Employment contract ${f.tag}`,
+      "Friendly reminder: your contract",
+      "Friendly reminder: your contract",
+    ]);
     expect(textOf(mails[1]!)).toContain(`This is a reminder: Acme ${f.tag} is still waiting for your signature`);
     expect(textOf(mails[1]!)).toContain(s!.link);
     // Reminders carry no open-tracking image: requestOpened is about the request itself.
@@ -90,11 +102,19 @@ describe("notifier: reminders", () => {
     });
     const [s] = f.signers;
     expect(await h.finished(await request(s!.id))).toBe("completed");
-    await eventually(() => eventsOf(f.customerId, s!.id), (e) => ofType("sign.signer.reminderSent")(e).length >= 1, 10_000, "one reminder");
+    await eventually(
+      () => eventsOf(f.customerId, s!.id),
+      (e) => ofType("sign.signer.reminderSent")(e).length >= 1,
+      10_000,
+      "one reminder",
+    );
     await testDb().signer.update({ where: { id: s!.id }, data: { status: 2, rejectedAt: new Date() } });
 
     const files = (await eboksFiles(h.eboksDir)).filter((m) => m.recipient.name === s!.name);
-    expect(files.map((m) => m.subject)).toEqual([`Underskriv venligst: Employment contract ${f.tag}`, `Påmindelse: underskriv venligst Employment contract ${f.tag}`]);
+    expect(files.map((m) => m.subject)).toEqual([
+      `Underskriv venligst: Employment contract ${f.tag}`,
+      `Påmindelse: underskriv venligst Employment contract ${f.tag}`,
+    ]);
     expect(files[1]).toMatchObject({ recipient: { cpr: "0303701234" }, language: "da", link: s!.link });
     expect(files[1]!.body).toContain("Husk at underskrive kontrakten.");
     expect(files[1]!.body).toContain(s!.link);

@@ -1,7 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { trackingId } from "@esign/db";
 import { TEST_ENCRYPTION_KEY, closeTestDb, testDb } from "../../../test/support/api";
-import { PUBLIC_BASE_URL, createCaseFile, eboksFiles, eventsOf, eventually, startHarness, textOf, typesOf, type Harness } from "../../../test/support/notifier-harness";
+import {
+  PUBLIC_BASE_URL,
+  createCaseFile,
+  eboksFiles,
+  eventsOf,
+  eventually,
+  startHarness,
+  textOf,
+  typesOf,
+  type Harness,
+} from "../../../test/support/notifier-harness";
 
 let h: Harness;
 
@@ -62,7 +72,9 @@ describe("notifier: signing-request by email", () => {
 
   it("uses the signer's own subject and text; the text format carries the link, no HTML part and no tracking", async () => {
     const f = await createCaseFile({
-      signers: [{ notification: { emailFormat: "text", emailSubject: "Your contract is ready", emailText: "Hi Ann,\n\nplease sign the contract today.\nThanks!" } }],
+      signers: [
+        { notification: { emailFormat: "text", emailSubject: "Your contract is ready", emailText: "Hi Ann,\n\nplease sign the contract today.\nThanks!" } },
+      ],
     });
     const [s] = f.signers;
     expect(await h.finished(await request(s!.id))).toBe("completed");
@@ -174,7 +186,12 @@ describe("notifier: signing-request by email", () => {
     const jobId = await request(s!.id);
     try {
       await h.sink.waitForRejection(s!.email!, 20_000);
-      await eventually(() => eventsOf(f.customerId), (e) => e.length > 0, 10_000, "transientBounce");
+      await eventually(
+        () => eventsOf(f.customerId),
+        (e) => e.length > 0,
+        10_000,
+        "transientBounce",
+      );
       expect(typesOf(await eventsOf(f.customerId))).toEqual(["sign.signer.transientBounce"]);
       expect(await testDb().notification.count({ where: { signerId: s!.id } })).toBe(0);
     } finally {

@@ -84,7 +84,17 @@ async function disabledSubscription(tm: Team, disabledAt = new Date(Date.now() -
   const eventId = randomUUID();
   await db.webhookDelivery.create({ data: { id: deliveryId, eventId, subscriptionId: id, state: "exhausted", attempts: 36, ladderStep: 36 } });
   await db.webhookAttempt.create({
-    data: { id: randomUUID(), deliveryId, eventId, subscriptionId: id, attemptNumber: 36, outcome: "failure", httpStatus: 503, cause: "non_2xx", durationMs: 40 },
+    data: {
+      id: randomUUID(),
+      deliveryId,
+      eventId,
+      subscriptionId: id,
+      attemptNumber: 36,
+      outcome: "failure",
+      httpStatus: 503,
+      cause: "non_2xx",
+      durationMs: 40,
+    },
   });
   return { id, endpoint, disabledAt };
 }
@@ -123,7 +133,6 @@ describe("notifier: subscription-disabled", () => {
     expect(msg.text).toContain(`PUT ${PUBLIC_BASE_URL}/webhook/api/v1/subscriptions/${sub.id}`);
     expect(msg.text).toContain(`Administrator bei Acme ${tm.tag}`);
   });
-
 
   it("mails the creator and every admin once over SMTP, not other users, marks the notice sent, and ignores a duplicate job", async () => {
     const tm = await team();

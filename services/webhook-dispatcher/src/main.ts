@@ -37,8 +37,16 @@ runService("webhook-dispatcher", async ({ config, logger }) => {
   };
   // Both mostly wait on the network (an event job makes its first attempts, each at most 200 ms + 1 s),
   // hence the higher concurrency; the sender keeps the requests in flight to WEBHOOK_CONCURRENCY.
-  const eventsWorker = startWorker("events", { dispatch: (data) => dispatchEventJob(ctx, data) }, { ...workerOptions, concurrency: config.WEBHOOK_CONCURRENCY });
-  const webhooksWorker = startWorker("webhooks", { deliver: (data) => deliverWebhookJob(ctx, data) }, { ...workerOptions, concurrency: config.WEBHOOK_CONCURRENCY });
+  const eventsWorker = startWorker(
+    "events",
+    { dispatch: (data) => dispatchEventJob(ctx, data) },
+    { ...workerOptions, concurrency: config.WEBHOOK_CONCURRENCY },
+  );
+  const webhooksWorker = startWorker(
+    "webhooks",
+    { deliver: (data) => deliverWebhookJob(ctx, data) },
+    { ...workerOptions, concurrency: config.WEBHOOK_CONCURRENCY },
+  );
 
   const recovery = recoveryMetrics();
   // The outbox relay runs in the casefile-worker (docs/architecture.md), so that stopping webhook
@@ -64,10 +72,15 @@ runService("webhook-dispatcher", async ({ config, logger }) => {
   });
 
   observeWebhookBacklog(db, logger);
-  const health = await startWorkerHealth(config, DEFAULT_HEALTH_PORT, {
-    postgres: () => run(db, ping, {}),
-    redis: () => connection.ping(),
-  }, (check, err) => logger.warn("readiness check failed", { check, error: err.message }));
+  const health = await startWorkerHealth(
+    config,
+    DEFAULT_HEALTH_PORT,
+    {
+      postgres: () => run(db, ping, {}),
+      redis: () => connection.ping(),
+    },
+    (check, err) => logger.warn("readiness check failed", { check, error: err.message }),
+  );
   logger.info("dispatcher ready", {
     outboxRelay: relay !== undefined,
     ladderScale: config.WEBHOOK_LADDER_SCALE,

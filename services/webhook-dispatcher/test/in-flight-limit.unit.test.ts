@@ -23,7 +23,7 @@ describe("InFlightLimit", () => {
     release.shift()!();
     await tick();
     expect(started).toEqual([0, 1, 2, 3]);
-    release.splice(0).forEach((r) => r());
+    for (const r of release.splice(0)) r();
     expect(await Promise.all(tasks)).toEqual([0, 1, 2, 3]);
     expect([limit.inFlight, limit.queued]).toEqual([0, 0]);
   });

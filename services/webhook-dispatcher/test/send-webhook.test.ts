@@ -138,12 +138,16 @@ describe("WebhookSender", () => {
   });
 
   describe("in production (private addresses refused)", () => {
-    it.each(["http://127.0.0.1:9/x", "http://[::1]:9/x", "http://[::ffff:127.0.0.1]:9/x", "http://2130706433:9/x", "http://169.254.169.254/latest", "http://10.1.2.3/x"])(
-      "refuses the IP literal %s without connecting (blocked_address)",
-      async (url) => {
-        expect(await prod.send(request(url))).toMatchObject({ outcome: "failure", cause: "blocked_address", httpStatus: null });
-      },
-    );
+    it.each([
+      "http://127.0.0.1:9/x",
+      "http://[::1]:9/x",
+      "http://[::ffff:127.0.0.1]:9/x",
+      "http://2130706433:9/x",
+      "http://169.254.169.254/latest",
+      "http://10.1.2.3/x",
+    ])("refuses the IP literal %s without connecting (blocked_address)", async (url) => {
+      expect(await prod.send(request(url))).toMatchObject({ outcome: "failure", cause: "blocked_address", httpStatus: null });
+    });
 
     it("refuses a name that resolves to a private address, checked on the address connected to", async () => {
       receiver.on("/rebind", () => ({ status: 200 }));
@@ -157,7 +161,11 @@ describe("WebhookSender", () => {
     it("refuses a non-web port of a public name before connecting (a subscription saved before the port rule)", async () => {
       const guarded = new WebhookSender({ allowPrivate: false, resolve: fakeResolver("93.184.215.14") });
       for (const port of [6379, 5432, 22]) {
-        expect(await guarded.send(request(`https://public.example.test:${port}/x`))).toMatchObject({ outcome: "failure", cause: "blocked_address", detail: `port ${port} is not a web port` });
+        expect(await guarded.send(request(`https://public.example.test:${port}/x`))).toMatchObject({
+          outcome: "failure",
+          cause: "blocked_address",
+          detail: `port ${port} is not a web port`,
+        });
       }
       guarded.close();
     });

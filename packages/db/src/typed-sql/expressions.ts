@@ -37,7 +37,10 @@ export function unnestRows<R extends Record<string, unknown>, A extends string>(
  * unnestRows plus each row's position (1-based) in `ordinal`: `WITH ORDINALITY`. An INSERT ... SELECT
  * ordered by it draws serial values (the outbox's seq) in the arrays' order.
  */
-export function unnestRowsInOrder<R extends Record<string, unknown>, A extends string>(alias: A, columns: UnnestColumns<R>): AliasedRawBuilder<R & { ordinal: string }, A> {
+export function unnestRowsInOrder<R extends Record<string, unknown>, A extends string>(
+  alias: A,
+  columns: UnnestColumns<R>,
+): AliasedRawBuilder<R & { ordinal: string }, A> {
   const names = Object.keys(columns) as (keyof R & string)[];
   const args = sql.join(names.map((name) => typedArray(columns[name].values, columns[name].type)));
   const aliasWithColumns = sql`${sql.id(alias)}(${sql.join([...names, "ordinal"].map((n) => sql.id(n)))})`;

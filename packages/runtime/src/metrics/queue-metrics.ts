@@ -79,7 +79,10 @@ export function queueMetrics(opts: QueueMetricsOptions = {}): QueueMetrics {
     registry,
   );
   const labels = ["queue", "job_name"] as const;
-  const wait = histogram({ name: QUEUE_METRIC_NAMES.wait, help: "Time from a job being due to a worker taking it (first attempts)", labelNames: labels, buckets: WAIT_BUCKETS }, registry);
+  const wait = histogram(
+    { name: QUEUE_METRIC_NAMES.wait, help: "Time from a job being due to a worker taking it (first attempts)", labelNames: labels, buckets: WAIT_BUCKETS },
+    registry,
+  );
   const duration = histogram({ name: QUEUE_METRIC_NAMES.duration, help: "Time a job's handler ran", labelNames: labels, buckets: DURATION_BUCKETS }, registry);
   const completed = counter({ name: QUEUE_METRIC_NAMES.completed, help: "Job runs that completed", labelNames: labels }, registry);
   const failed = counter({ name: QUEUE_METRIC_NAMES.failed, help: "Job runs that failed (each failed attempt, retried or not)", labelNames: labels }, registry);

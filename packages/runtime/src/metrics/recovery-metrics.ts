@@ -37,12 +37,30 @@ export function recoveryMetrics(registry: Registry = metricsRegistry()): Recover
   if (known) return known;
   const labels = ["dependency", "backlog"] as const;
   const seconds = histogram(
-    { name: RECOVERY_METRIC_NAMES.seconds, help: "Time from a dependency answering again to the backlog it held up being empty", labelNames: labels, buckets: RECOVERY_BUCKETS },
+    {
+      name: RECOVERY_METRIC_NAMES.seconds,
+      help: "Time from a dependency answering again to the backlog it held up being empty",
+      labelNames: labels,
+      buckets: RECOVERY_BUCKETS,
+    },
     registry,
   );
-  const last = gauge({ name: RECOVERY_METRIC_NAMES.last, help: "The last recovery's time from a dependency answering again to an empty backlog", labelNames: labels }, registry);
-  const requeued = counter({ name: RECOVERY_METRIC_NAMES.requeued, help: "Items enqueued or relayed while catching up after a dependency answered again", labelNames: labels }, registry);
-  const backlog = gauge({ name: RECOVERY_METRIC_NAMES.backlog, help: "Items waiting for a dependency to answer again (e.g. creates stored but not enqueued)", labelNames: ["backlog"] as const }, registry);
+  const last = gauge(
+    { name: RECOVERY_METRIC_NAMES.last, help: "The last recovery's time from a dependency answering again to an empty backlog", labelNames: labels },
+    registry,
+  );
+  const requeued = counter(
+    { name: RECOVERY_METRIC_NAMES.requeued, help: "Items enqueued or relayed while catching up after a dependency answered again", labelNames: labels },
+    registry,
+  );
+  const backlog = gauge(
+    {
+      name: RECOVERY_METRIC_NAMES.backlog,
+      help: "Items waiting for a dependency to answer again (e.g. creates stored but not enqueued)",
+      labelNames: ["backlog"] as const,
+    },
+    registry,
+  );
 
   const recorder: RecoveryMetricsRecorder = {
     recovered(sample) {

@@ -64,10 +64,7 @@ export function gauge<L extends string = never>(
   );
 }
 
-export function histogram<L extends string = never>(
-  spec: MetricSpec<L> & { buckets: number[] },
-  registry: Registry = metricsRegistry(),
-): Histogram<L> {
+export function histogram<L extends string = never>(spec: MetricSpec<L> & { buckets: number[] }, registry: Registry = metricsRegistry()): Histogram<L> {
   return (
     existing<Histogram<L>>(registry, spec.name, Histogram) ??
     new Histogram<L>({ name: spec.name, help: spec.help, labelNames: spec.labelNames ?? [], buckets: spec.buckets, registers: [registry] })

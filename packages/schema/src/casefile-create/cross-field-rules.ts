@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { formatPath, type FieldError } from "../field-error";
 
 /*
@@ -14,7 +14,7 @@ function isObject(value: unknown): value is JsonObject {
 }
 
 function hasOwn(obj: JsonObject, key: PropertyKey): boolean {
-  return Object.prototype.hasOwnProperty.call(obj, key);
+  return Object.hasOwn(obj, key);
 }
 
 /** Whether `path` names a property that is absent from an object that does exist in `root`. */
@@ -131,11 +131,7 @@ export function crossFieldErrors(root: unknown, uploadedFileNames: readonly stri
     const insecure = signer["insecureSigningMethods"];
     if (Array.isArray(insecure)) {
       if (insecure.length > 0 && signer["enableInsecureSigning"] !== true) {
-        add(
-          [...at, "insecureSigningMethods"],
-          "insecure_signing_disabled",
-          "insecure signing methods require enableInsecureSigning true",
-        );
+        add([...at, "insecureSigningMethods"], "insecure_signing_disabled", "insecure signing methods require enableInsecureSigning true");
       }
       for (const k of repeatedIndexes(insecure)) {
         add([...at, "insecureSigningMethods", k], "duplicate_value", "is listed more than once");
@@ -256,10 +252,14 @@ export function capErrors(root: unknown, caps: CaseFileCaps): FieldError[] {
   const cf = typeof root === "object" && root !== null ? (root as { caseFile?: unknown }).caseFile : undefined;
   if (typeof cf !== "object" || cf === null) return [];
   const errors: FieldError[] = [];
-  for (const [key, max] of [["signers", caps.signers], ["documents", caps.documents], ["ccRecipients", caps.ccRecipients]] as const) {
+  for (const [key, max] of [
+    ["signers", caps.signers],
+    ["documents", caps.documents],
+    ["ccRecipients", caps.ccRecipients],
+  ] as const) {
     const list = (cf as Record<string, unknown>)[key];
-    if (Array.isArray(list) && list.length > max) errors.push({ path: `caseFile.${key}`, code: "too_big", message: `at most ${max} ${key} per case file (${list.length} given)` });
+    if (Array.isArray(list) && list.length > max)
+      errors.push({ path: `caseFile.${key}`, code: "too_big", message: `at most ${max} ${key} per case file (${list.length} given)` });
   }
   return errors;
 }
-

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { acceptsNull, integerSchemas } from "./schemas";
 
 /**
@@ -30,8 +30,7 @@ function sizeMessage(bound: "least" | "most", origin: string, n: number | bigint
 export const errorMap: z.core.$ZodErrorMap = (iss) => {
   switch (iss.code) {
     case "invalid_type": {
-      const raisedBy = (set: WeakSet<object>): boolean =>
-        (iss.inst !== undefined && set.has(iss.inst)) || (iss.schema !== undefined && set.has(iss.schema));
+      const raisedBy = (set: WeakSet<object>): boolean => (iss.inst !== undefined && set.has(iss.inst)) || (iss.schema !== undefined && set.has(iss.schema));
       const nullable = raisedBy(acceptsNull);
       const expectedType = iss.expected === "number" && raisedBy(integerSchemas) ? "int" : iss.expected;
       const expected = TYPE_NAMES[expectedType] ?? `of type ${expectedType}`;
@@ -53,4 +52,3 @@ export const errorMap: z.core.$ZodErrorMap = (iss) => {
       return "is invalid";
   }
 };
-

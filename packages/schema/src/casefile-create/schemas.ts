@@ -31,11 +31,7 @@ const timestamp = () => integer(0);
 
 // A leading/trailing whitespace check that lets "" through, so an empty role yields only too_small.
 const NO_OUTER_WHITESPACE = /^(?!\s)[\s\S]*(?<!\s)$/;
-const role = () =>
-  z
-    .string()
-    .min(3)
-    .regex(NO_OUTER_WHITESPACE, { error: "must not start or end with whitespace" });
+const role = () => z.string().min(3).regex(NO_OUTER_WHITESPACE, { error: "must not start or end with whitespace" });
 
 const CPR = /^\d{10}$/;
 const CVR = /^\d{8}(?::[A-Za-z0-9]+)?$/;
@@ -84,10 +80,7 @@ export const ZSigner = z.strictObject({
   email: z.email().optional(),
   channel: ZChannel.default("email"),
   cpr: z.string().regex(CPR, { error: "must be exactly 10 digits" }).optional(),
-  cvr: z
-    .string()
-    .regex(CVR, { error: "must be 8 digits, optionally followed by :suffix (letters and digits)" })
-    .optional(),
+  cvr: z.string().regex(CVR, { error: "must be 8 digits, optionally followed by :suffix (letters and digits)" }).optional(),
   socialSecurityNumberPlain: orNull(z.string()).optional(),
   vatin: orNull(z.string()).optional(),
   role: role().default("Signer"),
@@ -156,4 +149,3 @@ export type TCaseFile = z.output<typeof ZCaseFile>;
 export type TCaseFileCreateData = z.output<typeof ZCaseFileCreateData>;
 /** What a client may send (defaults not yet applied). */
 export type TCaseFileCreateInput = z.input<typeof ZCaseFileCreateData>;
-

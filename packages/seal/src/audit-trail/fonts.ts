@@ -106,7 +106,8 @@ export class FontSet {
  */
 function hasGlyphCheap(name: FontName, ch: string): boolean {
   const cp = ch.codePointAt(0) ?? 0;
-  if (name === "han") return (cp >= 0x2e80 && cp <= 0x9fff) || (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xff00 && cp <= 0xffef) || (cp >= 0x20000 && cp <= 0x3134f);
+  if (name === "han")
+    return (cp >= 0x2e80 && cp <= 0x9fff) || (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xff00 && cp <= 0xffef) || (cp >= 0x20000 && cp <= 0x3134f);
   if (name === "hangul") return (cp >= 0x1100 && cp <= 0x11ff) || (cp >= 0x3130 && cp <= 0x318f) || (cp >= 0xac00 && cp <= 0xd7af);
   return true;
 }

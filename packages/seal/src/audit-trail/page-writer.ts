@@ -76,7 +76,10 @@ export class PageWriter {
     const labelLines = layoutLines(this.fonts, label, "regular", size, A4.width - 2 * MARGIN);
     const valueLines = layoutLines(this.fonts, value, "regular", size, A4.width - 2 * MARGIN);
     this.ensureRoom((labelLines.length + valueLines.length) * size * LEADING);
-    for (const [lines, gray] of [[labelLines, true], [valueLines, false]] as const) {
+    for (const [lines, gray] of [
+      [labelLines, true],
+      [valueLines, false],
+    ] as const) {
       for (const line of lines) {
         this.y -= size;
         this.drawLine(line, MARGIN, size, gray);

@@ -128,7 +128,14 @@ export function parseCertificate(der: Uint8Array): pkijs.Certificate {
 /** Lowercase hex SHA-256 of the DER certificate: what the audit trail and the verification show. */
 export const certificateFingerprint = (der: Uint8Array): string => createHash("sha256").update(der).digest("hex");
 
-const NAME_LABELS: Readonly<Record<string, string>> = { [OID.commonName]: "CN", [OID.organization]: "O", [OID.country]: "C", "2.5.4.11": "OU", "2.5.4.7": "L", "2.5.4.8": "ST" };
+const NAME_LABELS: Readonly<Record<string, string>> = {
+  [OID.commonName]: "CN",
+  [OID.organization]: "O",
+  [OID.country]: "C",
+  "2.5.4.11": "OU",
+  "2.5.4.7": "L",
+  "2.5.4.8": "ST",
+};
 
 /** "CN=..., O=..., C=..." in the certificate's own order, most significant first as people read it. */
 export function formatName(name: pkijs.RelativeDistinguishedNames): string {

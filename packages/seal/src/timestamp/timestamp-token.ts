@@ -33,6 +33,6 @@ export async function readTimestampToken(token: Uint8Array): Promise<TimestampTo
     time: tst.genTime,
     sha256Imprint: imprint.hashAlgorithm.algorithmId === OID_SHA256 ? new Uint8Array(imprint.hashedMessage.valueBlock.valueHexView) : null,
     authorityCertificate: signer?.certificate ?? null,
-    signatureValid: signer !== null && signer.signatureValid && signer.digestMatches,
+    signatureValid: signer ? signer.signatureValid && signer.digestMatches : false,
   };
 }

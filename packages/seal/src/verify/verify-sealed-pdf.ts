@@ -27,7 +27,17 @@ const summarize = (der: Uint8Array | null): CertificateSummary | null => {
 
 function toReport(check: SignatureCheck | null, count: number): SealReport {
   if (!check) {
-    return { signed: false, signatureValid: false, coversWholeFile: false, signingCertificateV2: false, certificate: null, signingTime: null, timestamp: null, level: null, signatureCount: count };
+    return {
+      signed: false,
+      signatureValid: false,
+      coversWholeFile: false,
+      signingCertificateV2: false,
+      certificate: null,
+      signingTime: null,
+      timestamp: null,
+      level: null,
+      signatureCount: count,
+    };
   }
   const valid = check.signatureValid && check.digestMatches;
   return {
@@ -37,7 +47,9 @@ function toReport(check: SignatureCheck | null, count: number): SealReport {
     signingCertificateV2: check.signingCertificateV2,
     certificate: summarize(check.signerCertificate),
     signingTime: check.signingTime?.toISOString() ?? null,
-    timestamp: check.timestamp ? { time: check.timestamp.time.toISOString(), authority: summarize(check.timestamp.authorityCertificate), valid: check.timestamp.valid } : null,
+    timestamp: check.timestamp
+      ? { time: check.timestamp.time.toISOString(), authority: summarize(check.timestamp.authorityCertificate), valid: check.timestamp.valid }
+      : null,
     level: check.timestamp?.valid ? "B-T" : "B-B",
     signatureCount: count,
   };
@@ -49,7 +61,10 @@ function toReport(check: SignatureCheck | null, count: number): SealReport {
  */
 export async function inspectSeal(bytes: Uint8Array): Promise<{ report: SealReport; check: SignatureCheck | null }> {
   const signatures = findSignatures(bytes);
-  const last = signatures.reduce<(typeof signatures)[number] | null>((a, s) => (!a || s.byteRange[2] + s.byteRange[3] > a.byteRange[2] + a.byteRange[3] ? s : a), null);
+  const last = signatures.reduce<(typeof signatures)[number] | null>(
+    (a, s) => (!a || s.byteRange[2] + s.byteRange[3] > a.byteRange[2] + a.byteRange[3] ? s : a),
+    null,
+  );
   const check = last ? await checkSignature(bytes, last) : null;
   return { report: toReport(check, signatures.length), check };
 }
@@ -70,7 +85,8 @@ export interface PublicVerification {
  */
 export async function verifyForPublic(bytes: Uint8Array, isPlatformCertificate: (sha256: string) => Promise<boolean>): Promise<PublicVerification> {
   const { check } = await inspectSeal(bytes);
-  const sealed = check?.signatureValid === true && check.signerCertificate !== null && (await isPlatformCertificate(certificateFingerprint(check.signerCertificate)));
+  const sealed =
+    check?.signatureValid === true && check.signerCertificate !== null && (await isPlatformCertificate(certificateFingerprint(check.signerCertificate)));
   if (!sealed || !check) return { verdict: "not_sealed_by_this_platform", sealedByThisPlatform: false, unchanged: null };
   const unchanged = check.digestMatches && check.coversWholeFile;
   return { verdict: unchanged ? "sealed_unchanged" : "sealed_changed", sealedByThisPlatform: true, unchanged };

@@ -45,5 +45,7 @@ export async function claimNonce(redis: Redis, keyPrefix: string, scope: string,
 
 /** base64(sha1(rawNonce + created + secret)): the digest of Penneo's api_keys grant and of WSSE. */
 export function passwordDigest(raw: Buffer, created: string, secret: string): Buffer {
-  return createHash("sha1").update(Buffer.concat([raw, Buffer.from(created, "utf8"), Buffer.from(secret, "utf8")])).digest();
+  return createHash("sha1")
+    .update(Buffer.concat([raw, Buffer.from(created, "utf8"), Buffer.from(secret, "utf8")]))
+    .digest();
 }

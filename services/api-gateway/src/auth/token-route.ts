@@ -100,7 +100,10 @@ export function tokenRouter(ctx: GatewayContext): Router {
       // Wrong credentials count against the address and the client they named (brute force of a
       // secret, of an API key's digest, of refresh tokens), checked before the work next time.
       if (err instanceof OAuthError && (err.code === "invalid_client" || err.code === "invalid_grant")) {
-        await Promise.all([limits.tokenFailuresByAddress.recordFailure(address), clientKey ? limits.tokenFailuresByClient.recordFailure(clientKey) : undefined]);
+        await Promise.all([
+          limits.tokenFailuresByAddress.recordFailure(address),
+          clientKey ? limits.tokenFailuresByClient.recordFailure(clientKey) : undefined,
+        ]);
       }
       throw err;
     }

@@ -92,88 +92,101 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
   const caps = { signers: ctx.config.CASEFILE_MAX_SIGNERS, documents: ctx.config.CASEFILE_MAX_DOCUMENTS, ccRecipients: ctx.config.CASEFILE_MAX_CC_RECIPIENTS };
 
   // The rate limit runs before the upload is read: a client over its limit costs no staging.
-  router.post(CREATE_PATH, authenticate(ctx), async (req, res, next) => {
-    requireMultipart(req);
-    await limits.createsByCustomer.consume(res, String(principalOf(res).customerId), "Too many case files created for this account in a minute; slow down");
-    next();
-  }, upload, async (req, res) => {
-    const principal = principalOf(res);
-    const uploads = uploadsOf(req);
-    const committed = new Set<StagedUpload>();
-    try {
-      const key = req.header("idempotency-key");
-      if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
-        throw new AppError("validation_failed", "Invalid Idempotency-Key", [
-          { path: "Idempotency-Key", code: "invalid_format", message: "1 to 255 visible ASCII characters" },
-        ]);
-      }
-      const body = (req.body ?? {}) as Record<string, unknown>;
-      const issues = partIssues(body, uploads);
-      const inspected = await inspectUploads(ctx, uploads, (u) => u.staged.size > 0 && looksLikePdf(u.staged.head, u.staged.tail));
-      issues.push(...inspected.issues);
-      const data = typeof body.data === "string" ? body.data : undefined;
-      const validation = data === undefined ? undefined : validateCreateRequest(data, uploads.map((u) => u.originalname), caps);
-      if (validation && !validation.ok) {
-        // The part checks and the payload rules both report a missing file part: list it once.
-        const seen = new Set(issues.map((i) => `${i.path}\u0000${i.code}`));
-        issues.push(...validation.errors.filter((e) => !seen.has(`${e.path}\u0000${e.code}`)));
-      }
-      if (issues.length > 0 || !validation?.ok || data === undefined) {
-        throw new AppError("validation_failed", "The case file request is invalid", issues);
-      }
-
-      const files = uploads.map((u, i) => ({ name: u.originalname, sha256: u.staged.sha256, size: u.staged.size, pages: inspected.pages.get(i) }));
-      const hash = payloadHash(data, files);
-
-      if (key !== undefined) {
-        const previous = await ctx.db.creationJob.findUnique({
-          where: { customerId_idempotencyKey: { customerId: principal.customerId, idempotencyKey: key } },
-        });
-        if (previous) return res.status(200).json(replay(previous, hash));
-      }
-
-      // Together: each commit is a rename on the thread pool, and one after the other they were two
-      // more waits in the event loop's queue on every request's path (the p99 under load).
-      // All settled before a failure is thrown, so the clean-up below never races a rename.
-      const commits = await Promise.allSettled(
-        uploads.map(async (u) => {
-          await ctx.storage.commit(u.staged);
-          committed.add(u);
-        }),
-      );
-      const failedCommit = commits.find((c) => c.status === "rejected");
-      if (failedCommit) throw failedCommit.reason;
-      const id = randomUUID();
-      let job: JobRef;
+  router.post(
+    CREATE_PATH,
+    authenticate(ctx),
+    async (req, res, next) => {
+      requireMultipart(req);
+      await limits.createsByCustomer.consume(res, String(principalOf(res).customerId), "Too many case files created for this account in a minute; slow down");
+      next();
+    },
+    upload,
+    async (req, res) => {
+      const principal = principalOf(res);
+      const uploads = uploadsOf(req);
+      const committed = new Set<StagedUpload>();
       try {
-        job = await insertCreationJob(ctx, {
-          id,
-          customerId: principal.customerId,
-          userId: principal.userId,
-          payloadHash: hash,
-          idempotencyKey: key ?? null,
-          payload: validation.value.caseFile,
-          files,
-          maxRetries: ctx.config.CREATE_JOB_MAX_ATTEMPTS,
-        });
-      } catch (err) {
-        // Two requests with the same key raced: the loser answers like a replay.
-        if (key !== undefined && isUniqueViolation(err)) {
-          const winner = await ctx.db.creationJob.findUniqueOrThrow({
+        const key = req.header("idempotency-key");
+        if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
+          throw new AppError("validation_failed", "Invalid Idempotency-Key", [
+            { path: "Idempotency-Key", code: "invalid_format", message: "1 to 255 visible ASCII characters" },
+          ]);
+        }
+        const body = (req.body ?? {}) as Record<string, unknown>;
+        const issues = partIssues(body, uploads);
+        const inspected = await inspectUploads(ctx, uploads, (u) => u.staged.size > 0 && looksLikePdf(u.staged.head, u.staged.tail));
+        issues.push(...inspected.issues);
+        const data = typeof body.data === "string" ? body.data : undefined;
+        const validation =
+          data === undefined
+            ? undefined
+            : validateCreateRequest(
+                data,
+                uploads.map((u) => u.originalname),
+                caps,
+              );
+        if (validation && !validation.ok) {
+          // The part checks and the payload rules both report a missing file part: list it once.
+          const seen = new Set(issues.map((i) => `${i.path}\u0000${i.code}`));
+          issues.push(...validation.errors.filter((e) => !seen.has(`${e.path}\u0000${e.code}`)));
+        }
+        if (issues.length > 0 || !validation?.ok || data === undefined) {
+          throw new AppError("validation_failed", "The case file request is invalid", issues);
+        }
+
+        const files = uploads.map((u, i) => ({ name: u.originalname, sha256: u.staged.sha256, size: u.staged.size, pages: inspected.pages.get(i) }));
+        const hash = payloadHash(data, files);
+
+        if (key !== undefined) {
+          const previous = await ctx.db.creationJob.findUnique({
             where: { customerId_idempotencyKey: { customerId: principal.customerId, idempotencyKey: key } },
           });
-          return res.status(200).json(replay(winner, hash));
+          if (previous) return res.status(200).json(replay(previous, hash));
         }
-        throw err;
+
+        // Together: each commit is a rename on the thread pool, and one after the other they were two
+        // more waits in the event loop's queue on every request's path (the p99 under load).
+        // All settled before a failure is thrown, so the clean-up below never races a rename.
+        const commits = await Promise.allSettled(
+          uploads.map(async (u) => {
+            await ctx.storage.commit(u.staged);
+            committed.add(u);
+          }),
+        );
+        const failedCommit = commits.find((c) => c.status === "rejected");
+        if (failedCommit) throw failedCommit.reason;
+        const id = randomUUID();
+        let job: JobRef;
+        try {
+          job = await insertCreationJob(ctx, {
+            id,
+            customerId: principal.customerId,
+            userId: principal.userId,
+            payloadHash: hash,
+            idempotencyKey: key ?? null,
+            payload: validation.value.caseFile,
+            files,
+            maxRetries: ctx.config.CREATE_JOB_MAX_ATTEMPTS,
+          });
+        } catch (err) {
+          // Two requests with the same key raced: the loser answers like a replay.
+          if (key !== undefined && isUniqueViolation(err)) {
+            const winner = await ctx.db.creationJob.findUniqueOrThrow({
+              where: { customerId_idempotencyKey: { customerId: principal.customerId, idempotencyKey: key } },
+            });
+            return res.status(200).json(replay(winner, hash));
+          }
+          throw err;
+        }
+        await enqueueCreationJob(ctx, id);
+        ctx.logger.info("case file job created", { requestId: res.locals.requestId, jobId: id, customerId: principal.customerId });
+        // 200, not 201: Penneo's own Postman collection checks "Status code is 200" here.
+        res.status(200).json(created(job));
+      } finally {
+        await Promise.all(uploads.filter((u) => !committed.has(u)).map((u) => ctx.storage.discard(u.staged)));
       }
-      await enqueueCreationJob(ctx, id);
-      ctx.logger.info("case file job created", { requestId: res.locals.requestId, jobId: id, customerId: principal.customerId });
-      // 200, not 201: Penneo's own Postman collection checks "Status code is 200" here.
-      res.status(200).json(created(job));
-    } finally {
-      await Promise.all(uploads.filter((u) => !committed.has(u)).map((u) => ctx.storage.discard(u.staged)));
-    }
-  });
+    },
+  );
   return router;
 }
 

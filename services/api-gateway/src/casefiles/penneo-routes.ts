@@ -97,7 +97,10 @@ export function penneoApiRouter(ctx: GatewayContext): Router {
       }
       res.setHeader("Content-Type", "application/pdf");
       res.setHeader("Content-Disposition", contentDisposition(document.name));
-      ctx.storage.read(sha).on("error", (err) => res.destroy(err)).pipe(res);
+      ctx.storage
+        .read(sha)
+        .on("error", (err) => res.destroy(err))
+        .pipe(res);
     });
 
     // sdk-net's Document.GetPdfAsync(): a JSON array holding the PDF as one base64 string.

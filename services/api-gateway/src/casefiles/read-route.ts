@@ -22,7 +22,10 @@ export function caseFileReadRouter(ctx: GatewayContext): Router {
     const sha = doc.signedSha256 ?? doc.fileSha256;
     res.setHeader("Content-Type", "application/pdf");
     res.setHeader("Content-Disposition", contentDisposition(doc.name));
-    ctx.storage.read(sha).on("error", (err) => res.destroy(err)).pipe(res);
+    ctx.storage
+      .read(sha)
+      .on("error", (err) => res.destroy(err))
+      .pipe(res);
   });
   return router;
 }

@@ -7,7 +7,6 @@ import { authenticate, principalOf } from "../auth/authenticate";
 import { requestIdOf } from "../http/request-context";
 import { ZId } from "./owned-casefile";
 
-
 const notFound = () => new AppError("not_found", "Signer not found");
 
 /** Signers who still count toward the case file: not deleted, and with something to sign. */

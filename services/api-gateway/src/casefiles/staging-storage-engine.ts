@@ -20,7 +20,10 @@ export function stagingStorageEngine(storage: FileStorage): StorageEngine {
     _removeFile(_req: Request, file, cb) {
       const staged = (file as Partial<StagedUpload>).staged;
       if (!staged) return cb(null);
-      storage.discard(staged).then(() => cb(null), (err: unknown) => cb(err as Error));
+      storage.discard(staged).then(
+        () => cb(null),
+        (err: unknown) => cb(err as Error),
+      );
     },
   };
 }

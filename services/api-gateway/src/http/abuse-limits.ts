@@ -43,4 +43,3 @@ export function abuseLimits(ctx: GatewayContext): AbuseLimits {
 
 /** The client's address as counted by the address limits (TRUST_PROXY decides whose it is). */
 export const addressOf = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? "unknown";
-

@@ -15,9 +15,7 @@ function fromMulter(err: MulterError): AppError {
         { path: field || "files", code: "file_too_large", message: "file exceeds the maximum file size" },
       ]);
     case "LIMIT_FILE_COUNT":
-      return new AppError("validation_failed", "Too many files", [
-        { path: "files", code: "too_many_files", message: "too many files in one request" },
-      ]);
+      return new AppError("validation_failed", "Too many files", [{ path: "files", code: "too_many_files", message: "too many files in one request" }]);
     case "LIMIT_UNEXPECTED_FILE":
       return new AppError("validation_failed", `Unexpected file part "${field}"`, [
         field === "data"
@@ -29,9 +27,7 @@ function fromMulter(err: MulterError): AppError {
         { path: field, code: "field_too_large", message: "field value exceeds the maximum field size" },
       ]);
     default:
-      return new AppError("validation_failed", "Malformed multipart request", [
-        { path: field || "body", code: err.code.toLowerCase(), message: err.message },
-      ]);
+      return new AppError("validation_failed", "Malformed multipart request", [{ path: field || "body", code: err.code.toLowerCase(), message: err.message }]);
   }
 }
 

@@ -109,7 +109,10 @@ export class RateLimit {
 
   private limited(r: RateLimiterRes, message: string): RateLimitedError {
     const retryAfter = Math.max(1, this.resetOf(r));
-    return new RateLimitedError(message, { ...this.headers({ limit: this.rule.points, remaining: 0, resetSeconds: retryAfter }), "Retry-After": String(retryAfter) });
+    return new RateLimitedError(message, {
+      ...this.headers({ limit: this.rule.points, remaining: 0, resetSeconds: retryAfter }),
+      "Retry-After": String(retryAfter),
+    });
   }
 
   private headers(o: RateLimitOutcome): Record<string, string> {

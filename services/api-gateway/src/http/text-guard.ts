@@ -10,10 +10,7 @@ import { unstorableTextIssues } from "@esign/schema";
  * by the create route.
  */
 export function textGuard(req: Request, _res: Response, next: NextFunction): void {
-  const issues = [
-    ...(typeof req.body === "object" && req.body !== null ? unstorableTextIssues(req.body) : []),
-    ...unstorableTextIssues(req.query, ["query"]),
-  ];
+  const issues = [...(typeof req.body === "object" && req.body !== null ? unstorableTextIssues(req.body) : []), ...unstorableTextIssues(req.query, ["query"])];
   if (issues.length > 0) return next(new AppError("validation_failed", "The request holds text that cannot be stored", issues));
   next();
 }

@@ -43,15 +43,22 @@ function reasonOf(err: Error): string {
 function classify(err: unknown): Error {
   if (err instanceof oidc.AuthorizationResponseError) {
     const detail = err.error_description ? ` (${err.error_description})` : "";
-    return new IdentityLoginFailed(err.error === "access_denied" ? "cancelled" : "invalid", `The identity provider answered "${err.error}"${detail}`, { cause: err });
+    return new IdentityLoginFailed(err.error === "access_denied" ? "cancelled" : "invalid", `The identity provider answered "${err.error}"${detail}`, {
+      cause: err,
+    });
   }
   if (err instanceof oidc.ResponseBodyError) {
     if (err.status >= 500) return new IdentityProviderUnavailable(`The identity provider failed (HTTP ${err.status})`, { cause: err });
-    return new IdentityLoginFailed("invalid", `The identity provider refused the authorization code: ${err.error}${err.error_description ? ` (${err.error_description})` : ""}`, { cause: err });
+    return new IdentityLoginFailed(
+      "invalid",
+      `The identity provider refused the authorization code: ${err.error}${err.error_description ? ` (${err.error_description})` : ""}`,
+      { cause: err },
+    );
   }
   if (err instanceof TypeError) return new IdentityProviderUnavailable(`The identity provider cannot be reached: ${reasonOf(err)}`, { cause: err });
   if (err instanceof oidc.ClientError) {
-    if (err.code && unavailableCodes.has(err.code)) return new IdentityProviderUnavailable(`The identity provider cannot be used right now: ${reasonOf(err)}`, { cause: err });
+    if (err.code && unavailableCodes.has(err.code))
+      return new IdentityProviderUnavailable(`The identity provider cannot be used right now: ${reasonOf(err)}`, { cause: err });
     return new IdentityLoginFailed("invalid", `The identity provider's answer does not verify: ${reasonOf(err)}`, { cause: err });
   }
   return err instanceof Error ? err : new Error(String(err));
@@ -118,7 +125,9 @@ export class OidcIdentityProvider implements IdentityProvider {
         // Not cached: the next login tries again.
         this.discovered = null;
         const failure = classify(err);
-        throw failure instanceof IdentityProviderUnavailable ? failure : new IdentityProviderUnavailable(`OpenID provider discovery failed: ${failure.message}`, { cause: err });
+        throw failure instanceof IdentityProviderUnavailable
+          ? failure
+          : new IdentityProviderUnavailable(`OpenID provider discovery failed: ${failure.message}`, { cause: err });
       });
     this.discovered = { at: now, config };
     return config;
@@ -163,7 +172,12 @@ export class OidcIdentityProvider implements IdentityProvider {
     for (const [name, value] of answer.query) current.searchParams.append(name, value);
     let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
     try {
-      tokens = await oidc.authorizationCodeGrant(config, current, { pkceCodeVerifier: codeVerifier, expectedState: answer.state, expectedNonce: nonce, idTokenExpected: true });
+      tokens = await oidc.authorizationCodeGrant(config, current, {
+        pkceCodeVerifier: codeVerifier,
+        expectedState: answer.state,
+        expectedNonce: nonce,
+        idTokenExpected: true,
+      });
     } catch (err) {
       throw classify(err);
     }

@@ -53,7 +53,8 @@ class DocumentBuilder {
 
   private named(names: Map<z.ZodType, string>, schema: z.ZodType, what: string): JsonSchema {
     const name = names.get(schema);
-    if (!name) throw new Error(`OpenAPI: ${what} uses a schema without a component name; add it to ${names === this.requestNames ? "REQUEST" : "RESPONSE"}_COMPONENTS`);
+    if (!name)
+      throw new Error(`OpenAPI: ${what} uses a schema without a component name; add it to ${names === this.requestNames ? "REQUEST" : "RESPONSE"}_COMPONENTS`);
     return componentRef(name);
   }
 

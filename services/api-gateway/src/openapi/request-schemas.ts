@@ -44,7 +44,10 @@ export const REQUEST_COMPONENTS = {
 } as const satisfies Record<string, z.ZodType>;
 
 // Checked by the route (signing-link.ts): 32 random bytes in base64url.
-const ZSigningToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/).describe("The last path segment of a signing link");
+const ZSigningToken = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{43}$/)
+  .describe("The last path segment of a signing link");
 
 export const ZCaseFileParams = z.object({ id: ZId });
 export const ZDocumentFileParams = z.object({ id: ZId, documentId: ZId });
@@ -61,7 +64,10 @@ export const ZSecureStartParams = z.object({ token: ZSigningToken, method: ZSecu
 
 // Checked by the route (tracking-pixel-route.ts); an unknown id still answers the same GIF.
 export const ZTrackingPixelParams = z.object({
-  file: z.string().regex(/^.{1,80}\.gif$/).describe("{trackingId}.gif, as written into the signing-request mail"),
+  file: z
+    .string()
+    .regex(/^.{1,80}\.gif$/)
+    .describe("{trackingId}.gif, as written into the signing-request mail"),
 });
 
 // Read by the route (signing-router.ts) and checked against the sealed login state.

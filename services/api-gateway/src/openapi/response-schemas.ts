@@ -1,13 +1,6 @@
 import { z } from "zod";
 import type { ErrorBody } from "@esign/errors";
-import {
-  CASEFILE_STATUS,
-  SIGNER_STATUS,
-  ZEventType,
-  ZInsecureSigningMethod,
-  ZSecureSigningMethod,
-  ZSigningLinkItem,
-} from "@esign/schema";
+import { CASEFILE_STATUS, SIGNER_STATUS, ZEventType, ZInsecureSigningMethod, ZSecureSigningMethod, ZSigningLinkItem } from "@esign/schema";
 import type { TokenAnswer } from "../auth/token-route";
 import type { CaseFileView } from "../casefiles/present-casefile";
 import { PENNEO_SIGNER_STATUS } from "../casefiles/present-casefile";
@@ -24,7 +17,10 @@ import { ZDocumentVerification, ZPublicVerification } from "../verification/veri
 
 const isoTime = () => z.iso.datetime().describe("ISO 8601, UTC");
 const unixTime = () => z.int().describe("Unix time, seconds");
-const described = (values: Record<string, number>) => Object.entries(values).map(([name, n]) => `${n} ${name}`).join(", ");
+const described = (values: Record<string, number>) =>
+  Object.entries(values)
+    .map(([name, n]) => `${n} ${name}`)
+    .join(", ");
 
 export const ZFieldIssue = z.object({
   path: z.string().describe('Where the problem is, e.g. "caseFile.signers[0].email"'),
@@ -66,7 +62,10 @@ export const ZCreateAnswer = z.object({
   jobs: z.array(
     z.object({
       uuid: z.uuid(),
-      payloadHash: z.string().regex(/^[0-9a-f]{64}$/).describe("Lowercase hex SHA-256 over the data string and the files"),
+      payloadHash: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .describe("Lowercase hex SHA-256 over the data string and the files"),
       createdAt: isoTime(),
     }),
   ),
@@ -227,9 +226,7 @@ export const ZSigningView = z.object({
   signatureMethod: z.string().nullable(),
   canSign: z.boolean(),
   expireAt: z.string().nullable(),
-  documents: z.array(
-    z.object({ id: z.int(), title: z.string(), name: z.string(), signable: z.boolean(), maySign: z.boolean(), url: z.string() }),
-  ),
+  documents: z.array(z.object({ id: z.int(), title: z.string(), name: z.string(), signable: z.boolean(), maySign: z.boolean(), url: z.string() })),
   methods: z.object({ insecure: z.array(ZInsecureSigningMethod), secure: z.array(ZSecureSigningMethod) }),
   links: z.object({ page: z.string(), sign: z.string(), reject: z.string(), secureStart: z.record(z.string(), z.string()) }),
 });

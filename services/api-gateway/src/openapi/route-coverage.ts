@@ -31,15 +31,11 @@ export function compareRoutes(document: DocumentedPaths, surface: AppSurface): C
     for (const method of Object.keys(item)) if (HTTP_METHODS.has(method)) documented.add(key(method, path));
   }
   const registered = new Set(surface.routes.map((r) => key(r.method, r.path)));
-  const opaque = [
-    ...new Set(surface.mounts.filter((m) => m.kind === "app" || !surface.routes.some((r) => under(r.path, m.path))).map((m) => m.path)),
-  ];
+  const opaque = [...new Set(surface.mounts.filter((m) => m.kind === "app" || !surface.routes.some((r) => under(r.path, m.path))).map((m) => m.path))];
   const documentedPaths = [...documented].map((k) => k.slice(k.indexOf(" ") + 1));
   return {
     undocumented: [...registered].filter((k) => !documented.has(k)).sort(),
-    unrouted: [...documented]
-      .filter((k) => !registered.has(k) && !opaque.some((m) => under(k.slice(k.indexOf(" ") + 1), m)))
-      .sort(),
+    unrouted: [...documented].filter((k) => !registered.has(k) && !opaque.some((m) => under(k.slice(k.indexOf(" ") + 1), m))).sort(),
     undocumentedMounts: opaque.filter((m) => !documentedPaths.some((p) => under(p, m))).sort(),
   };
 }

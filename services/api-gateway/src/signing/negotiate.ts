@@ -78,7 +78,15 @@ export const REFUSAL_TEXTS: Readonly<Record<string, RefusalText>> = {
 
 function titleFor(m: SigningMessages, status: number): string {
   const t = m.titles;
-  const byStatus: Record<number, string> = { 400: t.badRequest, 403: t.forbidden, 404: t.notFound, 409: t.conflict, 410: t.gone, 429: t.tooManyRequests, 503: t.unavailable };
+  const byStatus: Record<number, string> = {
+    400: t.badRequest,
+    403: t.forbidden,
+    404: t.notFound,
+    409: t.conflict,
+    410: t.gone,
+    429: t.tooManyRequests,
+    503: t.unavailable,
+  };
   return byStatus[status] ?? t.failed;
 }
 

@@ -16,6 +16,9 @@ const MAX_USER_AGENT = 1024;
 export function requestEvidence(req: Request): RequestEvidence {
   // IPv4 peers of a dual-stack socket arrive as ::ffff:a.b.c.d; the audit trail shows the IPv4 form.
   const raw = (req.socket.remoteAddress ?? "").replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "");
-  const ua = req.header("user-agent")?.replace(/[\u0000-\u001f\u007f]/g, " ").trim();
+  const ua = req
+    .header("user-agent")
+    ?.replace(/[\u0000-\u001f\u007f]/g, " ")
+    .trim();
   return { ip: isIP(raw) ? raw : null, userAgent: ua ? ua.slice(0, MAX_USER_AGENT) : null };
 }

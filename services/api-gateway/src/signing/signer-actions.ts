@@ -26,7 +26,13 @@ async function lockFresh(tx: Tx, ref: SignerRef, now: Date): Promise<{ signer: S
   return { signer, caseFile };
 }
 
-async function emitSignerEvent(tx: Tx, caseFile: Pick<CaseFile, "id" | "customerId">, signerId: number, eventType: SignerEventType, status: number): Promise<void> {
+async function emitSignerEvent(
+  tx: Tx,
+  caseFile: Pick<CaseFile, "id" | "customerId">,
+  signerId: number,
+  eventType: SignerEventType,
+  status: number,
+): Promise<void> {
   await insertEvent(tx, signerEvent(caseFile, status, signerId, eventType));
 }
 

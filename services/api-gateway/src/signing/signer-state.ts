@@ -21,7 +21,7 @@ const ACTIONABLE: readonly number[] = [SIGNER_STATUS.pending, SIGNER_STATUS.unde
 
 export const isActionableStatus = (status: number) => ACTIONABLE.includes(status);
 
-const day = (d: Date | null) => (d ? d.toISOString().slice(0, 16).replace("T", " ") + " UTC" : "");
+const day = (d: Date | null) => (d ? `${d.toISOString().slice(0, 16).replace("T", " ")} UTC` : "");
 
 /**
  * Why this signer cannot act on the link now, or null when it can. The order puts the final

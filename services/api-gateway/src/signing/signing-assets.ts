@@ -1,5 +1,6 @@
 import path from "node:path";
-import express, { Router } from "express";
+import type express from "express";
+import { Router } from "express";
 import { AppError } from "@esign/errors";
 import { z } from "zod";
 
@@ -19,7 +20,10 @@ export const ZSigningAssetParams = z.object({ file: z.literal("signing-page.js")
 export const ZPdfjsFileParams = z.object({ file: z.enum(PDFJS_FILES).describe("PDF.js (pdfjs-dist) and its worker") });
 export const ZPdfjsFolderParams = z.object({
   folder: z.enum(PDFJS_FOLDERS).describe("Data PDF.js fetches while rendering"),
-  file: z.string().regex(/^[A-Za-z0-9_.-]+$/).describe("A file of that folder of pdfjs-dist"),
+  file: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/)
+    .describe("A file of that folder of pdfjs-dist"),
 });
 
 export const pdfjsAsset = (file: (typeof PDFJS_FILES)[number]) => `${PDFJS_PATH}/${file}`;

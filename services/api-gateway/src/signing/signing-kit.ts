@@ -97,9 +97,13 @@ export function createSigningKit(ctx: GatewayContext, idp: IdentityProvider | nu
   function identityMissing(req: Request, sc: SigningContext): AppError | null {
     if (!requiresIdentity(sc.caseFile, sc.signer) || sessions.identityOf(req, sc.signer.id)) return null;
     if (Object.keys(identityStartUrls(sc)).length === 0) {
-      return new AppError("identity_unavailable", "These documents require identity validation, but no secure method (eID) is available for you; contact the sender");
+      return new AppError(
+        "identity_unavailable",
+        "These documents require identity validation, but no secure method (eID) is available for you; contact the sender",
+      );
     }
-    return new AppError("identity_required",
+    return new AppError(
+      "identity_required",
       `Validate your identity first: POST ${pageUrl(sc)}/secure/{method}/start with {"purpose":"identify"} (methods: ${Object.keys(identityStartUrls(sc)).join(", ")})`,
     );
   }
@@ -122,7 +126,29 @@ export function createSigningKit(ctx: GatewayContext, idp: IdentityProvider | nu
     sendMessagePage(res, 200, pageLanguage(req, res), m.page.signedHeading, m.page.thankYou, { href: pageUrl(sc), label: m.page.backToDocuments });
   }
 
-  return { ctx, base, sessions, idp, idpOrigins, pageUrl, secureMethods, refOf, callbackUrl, limits, load, loadOfSigner, bounded, gate, identityStartUrls, validatedIdentity, nationalIdToKeep, unavailable, identityMissing, requireDocumentsToSign, answerSigned };
+  return {
+    ctx,
+    base,
+    sessions,
+    idp,
+    idpOrigins,
+    pageUrl,
+    secureMethods,
+    refOf,
+    callbackUrl,
+    limits,
+    load,
+    loadOfSigner,
+    bounded,
+    gate,
+    identityStartUrls,
+    validatedIdentity,
+    nationalIdToKeep,
+    unavailable,
+    identityMissing,
+    requireDocumentsToSign,
+    answerSigned,
+  };
 }
 
 export type SigningKit = ReturnType<typeof createSigningKit>;

@@ -1,9 +1,4 @@
-import {
-  INSECURE_SIGNING_METHODS,
-  SECURE_SIGNING_METHODS,
-  type TInsecureSigningMethod,
-  type TSecureSigningMethod,
-} from "@esign/schema";
+import { INSECURE_SIGNING_METHODS, SECURE_SIGNING_METHODS, type TInsecureSigningMethod, type TSecureSigningMethod } from "@esign/schema";
 
 export interface MethodFacts {
   enableInsecureSigning: boolean;
@@ -26,7 +21,11 @@ export const isSecureMethod = (m: string): m is TSecureSigningMethod => (SECURE_
  */
 export function allowedMethods(signer: MethodFacts): AllowedMethods {
   const listed = signer.insecureSigningMethods.filter(isInsecure);
-  const insecure = !signer.enableInsecureSigning ? [] : listed.length > 0 ? INSECURE_SIGNING_METHODS.filter((m) => listed.includes(m)) : [...INSECURE_SIGNING_METHODS];
+  const insecure = !signer.enableInsecureSigning
+    ? []
+    : listed.length > 0
+      ? INSECURE_SIGNING_METHODS.filter((m) => listed.includes(m))
+      : [...INSECURE_SIGNING_METHODS];
   return { insecure, secure: signer.secureSigningMethods.filter(isSecureMethod) };
 }
 

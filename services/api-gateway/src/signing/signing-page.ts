@@ -28,7 +28,8 @@ function header(view: SigningView, m: SigningMessages, language: TLanguage): str
 }
 
 function documentsSection(view: SigningView, m: SigningMessages): string {
-  if (view.documents.length === 0) return `<section aria-labelledby="documents-heading"><h2 id="documents-heading">${e(m.page.documentsHeading)}</h2><p class="muted">${e(m.page.noDocuments)}</p></section>`;
+  if (view.documents.length === 0)
+    return `<section aria-labelledby="documents-heading"><h2 id="documents-heading">${e(m.page.documentsHeading)}</h2><p class="muted">${e(m.page.noDocuments)}</p></section>`;
   const docs = view.documents.map((d, i) => {
     const id = `doc-${i + 1}`;
     const badge = d.maySign ? `<span class="badge sign">${e(m.page.toSign)}</span>` : `<span class="badge info">${e(m.page.forInformation)}</span>`;
@@ -136,7 +137,13 @@ export function sendSigningPage(res: Response, view: SigningView, language: TLan
 }
 
 /** sensitiveData / accessControl: identity first; the documents stay hidden until then. */
-export function sendIdentityPage(res: Response, language: TLanguage, title: string, startUrls: Partial<Record<TSecureSigningMethod, string>>, idpOrigins: readonly string[]): void {
+export function sendIdentityPage(
+  res: Response,
+  language: TLanguage,
+  title: string,
+  startUrls: Partial<Record<TSecureSigningMethod, string>>,
+  idpOrigins: readonly string[],
+): void {
   const m = signingMessages(language);
   const buttons = (Object.entries(startUrls) as [TSecureSigningMethod, string][]).map(
     ([method, url]) =>

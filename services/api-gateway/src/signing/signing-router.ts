@@ -30,7 +30,10 @@ export function signingRouter(ctx: GatewayContext, idp: IdentityProvider | null)
   const router = Router();
   const kit = createSigningKit(ctx, idp);
   kit.idp?.warmUp?.().catch((err: unknown) => {
-    ctx.logger.warn("identity provider not reachable at start; every login tries again", { provider: kit.idp?.displayName, error: err instanceof Error ? err.message : String(err) });
+    ctx.logger.warn("identity provider not reachable at start; every login tries again", {
+      provider: kit.idp?.displayName,
+      error: err instanceof Error ? err.message : String(err),
+    });
   });
 
   router.use(signingAssetsRouter());

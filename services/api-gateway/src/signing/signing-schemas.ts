@@ -12,7 +12,10 @@ export const ZRejectBody = z.object({
     .transform((v) => (v ? v : null)),
 });
 export const ZStartBody = z.object({ purpose: z.enum(["sign", "identify"]).default("sign") });
-export const ZDocumentId = z.string().regex(/^\d{1,10}$/).transform(Number);
+export const ZDocumentId = z
+  .string()
+  .regex(/^\d{1,10}$/)
+  .transform(Number);
 
 /** A form or JSON body; none at all is an empty one. */
 export const bodyOf = (req: Request): unknown => req.body ?? {};

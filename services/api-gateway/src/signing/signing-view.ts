@@ -47,7 +47,13 @@ export function buildView(ctx: SigningContext, publicBaseUrl: string, secure: re
   const hasMethod = methods.insecure.length + methods.secure.length > 0;
   return {
     signer: { id: signer.id, name: signer.name, role: signer.role, onBehalfOf: signer.onBehalfOf, status: signer.status },
-    caseFile: { id: caseFile.id, title: caseFile.title, status: caseFile.status, sensitiveData: caseFile.sensitiveData, visibilityMode: caseFile.visibilityMode },
+    caseFile: {
+      id: caseFile.id,
+      title: caseFile.title,
+      status: caseFile.status,
+      sensitiveData: caseFile.sensitiveData,
+      visibilityMode: caseFile.visibilityMode,
+    },
     state: signed ? "signed" : "pending",
     signedAt: signer.signedAt?.toISOString() ?? null,
     signatureMethod: signed ? signer.signatureMethod : null,

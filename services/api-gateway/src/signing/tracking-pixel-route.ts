@@ -19,7 +19,11 @@ export function trackingPixelRoute(ctx: GatewayContext) {
       try {
         await recordRequestOpened(ctx.db, signerId);
       } catch (err) {
-        ctx.logger.warn("request-opened event not recorded", { requestId: requestIdOf(res), signerId, error: err instanceof Error ? err.message : String(err) });
+        ctx.logger.warn("request-opened event not recorded", {
+          requestId: requestIdOf(res),
+          signerId,
+          error: err instanceof Error ? err.message : String(err),
+        });
       }
     }
     res.status(200).setHeader("Content-Type", "image/gif");

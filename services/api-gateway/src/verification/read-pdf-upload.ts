@@ -22,8 +22,12 @@ export function readPdfUpload(maxBytes: number) {
     if (req.is("multipart/form-data")) return multipart(req, res, next);
     if (req.is(RAW_TYPES)) return raw(req, res, next);
     next(
-      new AppError("unsupported_media_type", "Send the PDF as the request body (Content-Type: application/pdf) or as a multipart part named \"file\"", [
-        { path: "body", code: "unsupported_media_type", message: `Content-Type must be application/pdf or multipart/form-data, not ${req.header("content-type") ?? "none"}` },
+      new AppError("unsupported_media_type", 'Send the PDF as the request body (Content-Type: application/pdf) or as a multipart part named "file"', [
+        {
+          path: "body",
+          code: "unsupported_media_type",
+          message: `Content-Type must be application/pdf or multipart/form-data, not ${req.header("content-type") ?? "none"}`,
+        },
       ]),
     );
   };
@@ -34,8 +38,10 @@ export function uploadedPdf(req: Request): Buffer {
   const file = (req as Request & { file?: Express.Multer.File }).file;
   const bytes = file ? file.buffer : Buffer.isBuffer(req.body) ? req.body : null;
   const path = req.is("multipart/form-data") ? VERIFY_FILE_FIELD : "body";
-  if (!bytes || bytes.length === 0) throw new AppError("validation_failed", "No PDF was sent", [{ path, code: "required", message: "the PDF to verify is missing" }]);
+  if (!bytes || bytes.length === 0)
+    throw new AppError("validation_failed", "No PDF was sent", [{ path, code: "required", message: "the PDF to verify is missing" }]);
   const head = bytes.subarray(0, 1024);
-  if (head.indexOf("%PDF-") < 0) throw new AppError("validation_failed", "The file is not a PDF", [{ path, code: "not_a_pdf", message: "the content is not a PDF (no %PDF- header)" }]);
+  if (head.indexOf("%PDF-") < 0)
+    throw new AppError("validation_failed", "The file is not a PDF", [{ path, code: "not_a_pdf", message: "the content is not a PDF (no %PDF- header)" }]);
   return bytes;
 }

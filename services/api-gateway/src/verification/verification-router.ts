@@ -28,7 +28,8 @@ export function verificationRouter(ctx: GatewayContext): Router {
       select: { id: true, caseFileId: true, fileSha256: true, signedSha256: true, sealedAt: true },
     });
     if (!doc) throw new AppError("not_found", "Document not found");
-    const report = doc.signedSha256 && (await ctx.storage.exists(doc.signedSha256)) ? (await inspectSeal(await ctx.storage.readAll(doc.signedSha256))).report : null;
+    const report =
+      doc.signedSha256 && (await ctx.storage.exists(doc.signedSha256)) ? (await inspectSeal(await ctx.storage.readAll(doc.signedSha256))).report : null;
     res.json(presentDocumentVerification(doc, report));
   });
 

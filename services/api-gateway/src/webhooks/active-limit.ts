@@ -20,10 +20,7 @@ export async function lockCustomerSubscriptions(tx: Tx, customerId: number): Pro
 export async function assertActiveSlotFree(tx: Tx, customerId: number): Promise<void> {
   const active = await tx.webhookSubscription.count({ where: { customerId, isActive: true, deletedAt: null } });
   if (active >= MAX_ACTIVE_SUBSCRIPTIONS) {
-    throw new AppError(
-      "conflict",
-      `A customer may have at most ${MAX_ACTIVE_SUBSCRIPTIONS} active webhook subscriptions; disable or delete one first`,
-    );
+    throw new AppError("conflict", `A customer may have at most ${MAX_ACTIVE_SUBSCRIPTIONS} active webhook subscriptions; disable or delete one first`);
   }
 }
 

@@ -8,7 +8,11 @@ import type { AttemptPosition } from "./delivery-cursor";
  */
 export const attemptPageSql = defineStatement(
   "webhook-attempt-page",
-  { subscriptionId: "00000000-0000-4000-8000-000000000000", limit: 50, after: { createdAt: "2026-01-01T00:00:00.000001Z", id: "00000000-0000-4000-8000-000000000000" } as AttemptPosition | undefined },
+  {
+    subscriptionId: "00000000-0000-4000-8000-000000000000",
+    limit: 50,
+    after: { createdAt: "2026-01-01T00:00:00.000001Z", id: "00000000-0000-4000-8000-000000000000" } as AttemptPosition | undefined,
+  },
   ({ subscriptionId, limit, after }) =>
     qb
       .selectFrom("WebhookAttempt")

@@ -18,16 +18,18 @@ export const ENDPOINT_NOT_ALLOWED = "endpoint_not_allowed";
  * customer a clear 400 up front instead of a silent run of failed deliveries.
  */
 function zEndpoint(policy: EndpointPolicy) {
-  return z
-    .string()
-    .trim()
-    .max(MAX_ENDPOINT_LENGTH)
-    // abort: a malformed URL is reported once, and the policy check below never sees it.
-    .pipe(z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL", abort: true }))
-    .superRefine(async (url, issueCtx) => {
-      const check = await checkEndpoint(url, policy);
-      if (!check.ok) issueCtx.addIssue({ code: "custom", message: check.reason, params: { code: ENDPOINT_NOT_ALLOWED } });
-    });
+  return (
+    z
+      .string()
+      .trim()
+      .max(MAX_ENDPOINT_LENGTH)
+      // abort: a malformed URL is reported once, and the policy check below never sees it.
+      .pipe(z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL", abort: true }))
+      .superRefine(async (url, issueCtx) => {
+        const check = await checkEndpoint(url, policy);
+        if (!check.ok) issueCtx.addIssue({ code: "custom", message: check.reason, params: { code: ENDPOINT_NOT_ALLOWED } });
+      })
+  );
 }
 
 // Duplicates are folded rather than refused: subscribing twice to a type means the same as once.

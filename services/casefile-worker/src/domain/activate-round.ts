@@ -11,12 +11,7 @@ export const roundSignerSelect = { id: true, signOrder: true, status: true, acti
  * the case file lock and has already set `caseFileStatus`, which the events carry. Only status 0 moves,
  * so running it twice activates nobody twice.
  */
-export async function activateCurrentRound(
-  tx: Tx,
-  caseFile: Pick<CaseFile, "id" | "customerId">,
-  caseFileStatus: number,
-  now: Date,
-): Promise<RoundSigner[]> {
+export async function activateCurrentRound(tx: Tx, caseFile: Pick<CaseFile, "id" | "customerId">, caseFileStatus: number, now: Date): Promise<RoundSigner[]> {
   const signers = await tx.signer.findMany({ where: { caseFileId: caseFile.id }, select: roundSignerSelect });
   const { activateNow } = planRound(signers, now);
   if (activateNow.length === 0) return activateNow;
@@ -28,6 +23,12 @@ export async function activateCurrentRound(
   });
   const movedIds = new Set(moved.map((s) => s.id));
   // In signer order (as planned), so the events' seq follows it.
-  await emitSignerEvents(tx, caseFile, caseFileStatus, activateNow.filter((s) => movedIds.has(s.id)).map((s) => s.id), "sign.signer.requestActivated");
+  await emitSignerEvents(
+    tx,
+    caseFile,
+    caseFileStatus,
+    activateNow.filter((s) => movedIds.has(s.id)).map((s) => s.id),
+    "sign.signer.requestActivated",
+  );
   return activateNow;
 }

@@ -13,7 +13,7 @@ export type ExpireOutcome = { kind: "expired" } | { kind: "unchanged" } | { kind
  */
 export async function expireCaseFile(tx: Tx, caseFileId: number, now: Date = new Date()): Promise<ExpireOutcome> {
   const caseFile = await lockCaseFile(tx, caseFileId);
-  if (!caseFile || !caseFile.expireAt) return { kind: "unchanged" };
+  if (!caseFile?.expireAt) return { kind: "unchanged" };
   const expirable = caseFile.status === CASEFILE_STATUS.pending || (caseFile.status === CASEFILE_STATUS.new && caseFile.activate);
   if (!expirable) return { kind: "unchanged" };
   if (caseFile.expireAt.getTime() > now.getTime()) return { kind: "early", at: caseFile.expireAt };

@@ -17,7 +17,7 @@ export async function expireSigner(tx: Tx, signerId: number, now: Date = new Dat
   if (!caseFile || caseFile.status !== CASEFILE_STATUS.pending) return { kind: "unchanged" };
   // Read again under the lock: the signer may have signed while this job waited for it.
   const signer = await tx.signer.findUnique({ where: { id: signerId } });
-  if (!signer || !signer.expireAt) return { kind: "unchanged" };
+  if (!signer?.expireAt) return { kind: "unchanged" };
   // Already marked by an earlier run whose follow-up advance may not have been enqueued: report it again.
   if (signer.expiredAt) return { kind: "expired", caseFileId: caseFile.id };
   if (signer.status !== SIGNER_STATUS.new && signer.status !== SIGNER_STATUS.pending) return { kind: "unchanged" };

@@ -43,7 +43,10 @@ async function failCaseFile(tx: Tx, caseFileId: number, reason: string, now: Dat
 export async function finalizeCaseFile(ctx: WorkerContext, caseFileId: number, opts: { lastAttempt: boolean }): Promise<FinalizeOutcome> {
   const caseFile = await ctx.db.caseFile.findUnique({
     where: { id: caseFileId },
-    include: { documents: { orderBy: [{ documentOrder: "asc" }, { id: "asc" }] }, signers: { orderBy: [{ signOrder: "asc" }, { signedAt: "asc" }, { id: "asc" }] } },
+    include: {
+      documents: { orderBy: [{ documentOrder: "asc" }, { id: "asc" }] },
+      signers: { orderBy: [{ signOrder: "asc" }, { signedAt: "asc" }, { id: "asc" }] },
+    },
   });
   if (!caseFile || caseFile.status !== CASEFILE_STATUS.signed) return "unchanged";
   const log = ctx.logger.child({ caseFileId });

@@ -14,6 +14,15 @@ export function emitSignerEvent(tx: Tx, caseFile: CaseFileRef, caseFileStatus: n
 }
 
 /** The same event for several signers, in one statement, in the order given. */
-export function emitSignerEvents(tx: Tx, caseFile: CaseFileRef, caseFileStatus: number, signerIds: readonly number[], eventType: SignerEventType): Promise<string[]> {
-  return insertEvents(tx, signerIds.map((id) => signerEvent(caseFile, caseFileStatus, id, eventType)));
+export function emitSignerEvents(
+  tx: Tx,
+  caseFile: CaseFileRef,
+  caseFileStatus: number,
+  signerIds: readonly number[],
+  eventType: SignerEventType,
+): Promise<string[]> {
+  return insertEvents(
+    tx,
+    signerIds.map((id) => signerEvent(caseFile, caseFileStatus, id, eventType)),
+  );
 }

@@ -16,19 +16,33 @@ export interface CaseFileRows {
  * Locks the creation job row and draws the ids the case file and its signers will have, in one
  * round trip (see lockAndAllocate).
  */
-export const lockAndAllocateSql = defineStatement("lock-creation-job-and-allocate-ids", { creationJobId: "00000000-0000-4000-8000-000000000000", signerCount: 2 }, (a) =>
-  qb
-    .selectFrom("CreationJob")
-    .select((eb) => [eb.cast<string>("status", "text").as("status"), nextId("CaseFile").as("caseFileId"), nextIds("Signer", a.signerCount).as("signerIds")])
-    .where("id", "=", a.creationJobId)
-    .forUpdate(),
+export const lockAndAllocateSql = defineStatement(
+  "lock-creation-job-and-allocate-ids",
+  { creationJobId: "00000000-0000-4000-8000-000000000000", signerCount: 2 },
+  (a) =>
+    qb
+      .selectFrom("CreationJob")
+      .select((eb) => [eb.cast<string>("status", "text").as("status"), nextId("CaseFile").as("caseFileId"), nextIds("Signer", a.signerCount).as("signerIds")])
+      .where("id", "=", a.creationJobId)
+      .forUpdate(),
 );
 
 const SAMPLE: CaseFileRows = {
-  caseFile: { id: 1, customerId: 1, userId: 1, creationJobId: "00000000-0000-4000-8000-000000000000", title: "t", status: 1, sentAt: new Date(), updatedAt: new Date() },
+  caseFile: {
+    id: 1,
+    customerId: 1,
+    userId: 1,
+    creationJobId: "00000000-0000-4000-8000-000000000000",
+    title: "t",
+    status: 1,
+    sentAt: new Date(),
+    updatedAt: new Date(),
+  },
   documents: [{ caseFileId: 1, title: "t", name: "a.pdf", signable: true, roles: ["signer"], fileSha256: "0".repeat(64), size: 1, pageCount: 1 }],
   ccRecipients: [{ caseFileId: 1, name: "n", email: "e@example.com", storeAsContact: false }],
-  signers: [{ id: 1, caseFileId: 1, name: "n", role: "signer", insecureSigningMethods: ["text"], secureSigningMethods: [], notification: "{}", updatedAt: new Date() }],
+  signers: [
+    { id: 1, caseFileId: 1, name: "n", role: "signer", insecureSigningMethods: ["text"], secureSigningMethods: [], notification: "{}", updatedAt: new Date() },
+  ],
   links: [{ signerId: 1, tokenHash: "h", tokenEnc: "e" }],
   job: { id: "00000000-0000-4000-8000-000000000000", result: "{}", retries: 0 },
   events: [{ customerId: 1, topic: "signer", eventType: "sign.signer.requestActivated", payload: {} }],

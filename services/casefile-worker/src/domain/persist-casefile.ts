@@ -1,5 +1,14 @@
 import { encryptSecret, run, runOne, type SqlClient } from "@esign/db";
-import { CASEFILE_STATUS, SIGNER_STATUS, signableDocumentsFor, signerEvent, type SigningLinkItem, type StoredFile, type StoredJobResult, type TCaseFile } from "@esign/schema";
+import {
+  CASEFILE_STATUS,
+  SIGNER_STATUS,
+  signableDocumentsFor,
+  signerEvent,
+  type SigningLinkItem,
+  type StoredFile,
+  type StoredJobResult,
+  type TCaseFile,
+} from "@esign/schema";
 import { resolveSecureMethods, type AccountSettings } from "./account-checks";
 import { newSigningToken, signingLinkUrl } from "./signing-tokens";
 import type { CreatedSnapshot } from "./schedule-send";
@@ -41,7 +50,11 @@ export interface CreationTarget {
  * second run of a committed job finds it completed). Ids drawn for a run that goes no further are
  * gaps, as a rolled-back insert leaves.
  */
-export async function lockAndAllocate(client: SqlClient, creationJobId: string, signerCount: number): Promise<{ status: string; caseFileId: number; signerIds: number[] } | undefined> {
+export async function lockAndAllocate(
+  client: SqlClient,
+  creationJobId: string,
+  signerCount: number,
+): Promise<{ status: string; caseFileId: number; signerIds: number[] } | undefined> {
   const row = await runOne(client, lockAndAllocateSql, { creationJobId, signerCount });
   if (!row) return undefined;
   return { status: row.status, caseFileId: Number(row.caseFileId), signerIds: row.signerIds.map(Number).sort((a, b) => a - b) };
@@ -55,7 +68,14 @@ export async function lockAndAllocate(client: SqlClient, creationJobId: string, 
  * the worker's CPU per case file (bench/README.md); the ids are drawn beforehand (lockAndAllocate)
  * so that links, events and the result can name them.
  */
-export async function persistCaseFile(client: SqlClient, job: CreationTarget, customer: AccountSettings, cf: TCaseFile, files: readonly StoredFile[], opts: PersistOptions): Promise<Persisted> {
+export async function persistCaseFile(
+  client: SqlClient,
+  job: CreationTarget,
+  customer: AccountSettings,
+  cf: TCaseFile,
+  files: readonly StoredFile[],
+  opts: PersistOptions,
+): Promise<Persisted> {
   if (job.signerIds.length !== cf.signers.length) throw new Error("one signer id is needed per signer");
   const now = opts.now;
   const sendAt = fromUnix(cf.sendAt);
@@ -78,7 +98,17 @@ export async function persistCaseFile(client: SqlClient, job: CreationTarget, cu
   const documents = cf.documents.map((d) => {
     const file = byName.get(d.name);
     if (!file) throw new Error(`document "${d.name}" has no stored file`);
-    return { title: d.title, name: d.name, signable: d.signable, roles: d.roles ?? [], documentOrder: d.documentOrder ?? null, metaData: d.metaData ?? null, fileSha256: file.sha256, size: file.size, pageCount: file.pages ?? null };
+    return {
+      title: d.title,
+      name: d.name,
+      signable: d.signable,
+      roles: d.roles ?? [],
+      documentOrder: d.documentOrder ?? null,
+      metaData: d.metaData ?? null,
+      fileSha256: file.sha256,
+      size: file.size,
+      pageCount: file.pages ?? null,
+    };
   });
 
   const links: SigningLinkItem[] = [];
@@ -94,7 +124,9 @@ export async function persistCaseFile(client: SqlClient, job: CreationTarget, cu
   const result: StoredJobResult = { caseFile: { id: job.caseFileId, status }, signingLinksEnc: encryptSecret(JSON.stringify(links), opts.encryptionKey) };
 
   // Signers in payload order, so the events' seq follows it.
-  const events = signers.filter((s) => activated.has(s.id)).map((s) => signerEvent({ id: job.caseFileId, customerId: job.customerId }, status, s.id, "sign.signer.requestActivated"));
+  const events = signers
+    .filter((s) => activated.has(s.id))
+    .map((s) => signerEvent({ id: job.caseFileId, customerId: job.customerId }, status, s.id, "sign.signer.requestActivated"));
   await run(client, persistCaseFileSql, {
     caseFile: {
       id: job.caseFileId,

@@ -15,7 +15,9 @@ export interface CreatedSnapshot extends TimerSnapshot {
  * creating transaction committed; without it (a re-run of a completed job) the state is read back.
  */
 export async function ensureCreatedScheduled(ctx: WorkerContext, creationJobId: string, created?: CreatedSnapshot): Promise<void> {
-  const cf = created?.caseFile ?? (await ctx.db.caseFile.findUnique({ where: { creationJobId }, select: { id: true, status: true, activate: true, sendAt: true, expireAt: true } }));
+  const cf =
+    created?.caseFile ??
+    (await ctx.db.caseFile.findUnique({ where: { creationJobId }, select: { id: true, status: true, activate: true, sendAt: true, expireAt: true } }));
   if (!cf) return;
   if (cf.status === 0 && cf.activate && cf.sendAt) await scheduleSend(ctx, cf.id, cf.sendAt);
   await scheduleCaseFileTimers(ctx, cf.id, new Date(), created);

@@ -43,7 +43,7 @@ export async function sealSignableDocuments(ctx: WorkerContext, caseFile: CaseFi
   const opened = await firstOpenings(ctx.db, caseFile);
   for (const doc of pending) {
     const started = process.hrtime.bigint();
-    let sealed;
+    let sealed: Awaited<ReturnType<typeof ctx.sealer.seal>>;
     try {
       sealed = await ctx.sealer.seal(await readOriginal(ctx, doc), auditTrailFor(caseFile, doc, pageCounts, opened, new Date()));
     } catch (err) {

@@ -23,8 +23,7 @@ export const takesPart = (s: RoundSigner): boolean => s.status !== SIGNER_STATUS
 export const hasSigned = (s: RoundSigner): boolean => s.status === SIGNER_STATUS.signed;
 
 /** Expired when the expire-signer job marked it, or already due and the job has not run yet. */
-export const isExpired = (s: RoundSigner, now: Date): boolean =>
-  s.expiredAt !== null || (s.expireAt !== null && s.expireAt.getTime() <= now.getTime());
+export const isExpired = (s: RoundSigner, now: Date): boolean => s.expiredAt !== null || (s.expireAt !== null && s.expireAt.getTime() <= now.getTime());
 
 export function currentRound(signers: readonly RoundSigner[]): number | null {
   let round: number | null = null;

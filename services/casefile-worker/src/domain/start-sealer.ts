@@ -21,6 +21,11 @@ export async function startSealer(config: AppConfig, db: Db, logger: Logger): Pr
     create: { sha256: sealer.certificateSha256, subject: sealer.certificateSubject, certificate: Buffer.from(sealer.key.certificate) },
     update: {},
   });
-  logger.info("seal ready", { certificateSha256: sealer.certificateSha256, subject: sealer.certificateSubject, level: sealer.level, source: sealer.description });
+  logger.info("seal ready", {
+    certificateSha256: sealer.certificateSha256,
+    subject: sealer.certificateSubject,
+    level: sealer.level,
+    source: sealer.description,
+  });
   return sealer;
 }

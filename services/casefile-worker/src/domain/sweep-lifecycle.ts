@@ -71,7 +71,8 @@ export async function sweepLifecycle(ctx: WorkerContext, graceMs: number, now: D
     take: BATCH,
   });
   for (const s of signers) {
-    if (s.expireAt && (await ensureJob(ctx, "expire-signer", { signerId: s.id }, jobIds.expireSigner(s.id, s.expireAt)))) requeued.push(`expire-signer ${s.id}`);
+    if (s.expireAt && (await ensureJob(ctx, "expire-signer", { signerId: s.id }, jobIds.expireSigner(s.id, s.expireAt))))
+      requeued.push(`expire-signer ${s.id}`);
   }
 
   // Pending case files that advance would change: everyone has signed, or a signer of the current

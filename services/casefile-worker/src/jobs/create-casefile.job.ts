@@ -42,7 +42,10 @@ async function markDuplicate(ctx: WorkerContext, id: string, duplicateOf: string
     `Aborted: the same case file (same payloadHash) was submitted as job ${duplicateOf} less than ` +
     `${ctx.config.DUPLICATE_SUBMISSION_WINDOW_SECONDS} s earlier; no case file was created for this job. ` +
     "Send an Idempotency-Key header to tell repeats apart yourself.";
-  await ctx.db.creationJob.updateMany({ where: { id, status: { in: ["pending", "processing"] } }, data: { status: "aborted_duplicated", errorMessage, retries } });
+  await ctx.db.creationJob.updateMany({
+    where: { id, status: { in: ["pending", "processing"] } },
+    data: { status: "aborted_duplicated", errorMessage, retries },
+  });
 }
 
 /**

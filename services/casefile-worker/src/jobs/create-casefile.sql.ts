@@ -34,7 +34,9 @@ export const claimCreationJobSql = defineStatement(
           .whereRef("e.customerId", "=", "cj.customerId")
           .whereRef("e.payloadHash", "=", "cj.payloadHash")
           .where("e.createdAt", ">=", secondsBefore(eb.ref("cj.createdAt"), duplicateWindowSeconds))
-          .where((w) => w.or([w("e.createdAt", "<", w.ref("cj.createdAt")), w.and([w("e.createdAt", "=", w.ref("cj.createdAt")), w("e.id", "<", w.ref("cj.id"))])]))
+          .where((w) =>
+            w.or([w("e.createdAt", "<", w.ref("cj.createdAt")), w.and([w("e.createdAt", "=", w.ref("cj.createdAt")), w("e.id", "<", w.ref("cj.id"))])]),
+          )
           .where("e.status", "not in", ["failed", "aborted_duplicated"])
           .orderBy("e.createdAt")
           .orderBy("e.id")

@@ -74,7 +74,15 @@ export function completedRecipients(cf: CompletedCaseFile, owner: { email: strin
       name: s.name,
       signerId: s.id,
       documents,
-      build: (attachments) => ({ to: [s.email!.trim()], subject: content.subject, text: renderText(content), html: html ? renderHtml(content) : undefined, fromName, attachments, headers: { ...headers("signer"), "X-Esign-Signer-Id": String(s.id) } }),
+      build: (attachments) => ({
+        to: [s.email!.trim()],
+        subject: content.subject,
+        text: renderText(content),
+        html: html ? renderHtml(content) : undefined,
+        fromName,
+        attachments,
+        headers: { ...headers("signer"), "X-Esign-Signer-Id": String(s.id) },
+      }),
     });
   }
   const others: { audience: CompletedAudience; address: string; name: string }[] = [
@@ -93,7 +101,15 @@ export function completedRecipients(cf: CompletedCaseFile, owner: { email: strin
     recipients.push({
       ...o,
       documents: allDocs,
-      build: (attachments) => ({ to: [o.address], subject: content.subject, text: renderText(content), html: renderHtml(content), fromName, attachments, headers: headers(o.audience) }),
+      build: (attachments) => ({
+        to: [o.address],
+        subject: content.subject,
+        text: renderText(content),
+        html: renderHtml(content),
+        fromName,
+        attachments,
+        headers: headers(o.audience),
+      }),
     });
   }
 

@@ -23,7 +23,8 @@ export class MailThrottle {
   private readonly limiter: RateLimiterRedis | null;
 
   constructor(redis: Redis, keyPrefix: string, perMinute: number) {
-    this.limiter = perMinute > 0 ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `${keyPrefix}:rl:mails-customer`, points: perMinute, duration: 60 }) : null;
+    this.limiter =
+      perMinute > 0 ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `${keyPrefix}:rl:mails-customer`, points: perMinute, duration: 60 }) : null;
   }
 
   /** Takes one message of the customer's minute, or throws MailThrottled. */

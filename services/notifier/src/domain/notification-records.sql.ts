@@ -34,6 +34,17 @@ export function notificationInsert(r: NotificationRow) {
   return qb.insertInto("Notification").values(row);
 }
 
-export const SAMPLE_NOTIFICATION: NotificationRow = { dedupeKey: "k", kind: "reminder", channel: "email", recipient: "a@example.com", caseFileId: 1, signerId: 1, status: "sent", messageId: "m", error: "e", createdAt: new Date() };
+export const SAMPLE_NOTIFICATION: NotificationRow = {
+  dedupeKey: "k",
+  kind: "reminder",
+  channel: "email",
+  recipient: "a@example.com",
+  caseFileId: 1,
+  signerId: 1,
+  status: "sent",
+  messageId: "m",
+  error: "e",
+  createdAt: new Date(),
+};
 
 export const insertNotificationSql = defineStatement("insert-notification", SAMPLE_NOTIFICATION, notificationInsert);

@@ -49,7 +49,6 @@ const SENT_EVENT: Record<SignerMessageKind, SignerEventType> = {
   reminder: "sign.signer.reminderSent",
 };
 
-
 /** Why this signer must not get a request or a reminder now, if they must not. */
 function notPendingReason(s: SignerForMessage, now: Date): SkipReason | undefined {
   if (s.status !== SIGNER_STATUS.pending || s.deletedAt) return "signer_not_pending";
@@ -95,7 +94,13 @@ function buildDelivery(ctx: NotifierContext, kind: SignerMessageKind, s: SignerF
   const base = {
     kind,
     signer: { name: s.name, role: s.role },
-    caseFile: { title: cf.title, senderName: cf.senderName, customerName: cf.customer.name, sensitiveData: cf.sensitiveData, visibilityMode: cf.visibilityMode },
+    caseFile: {
+      title: cf.title,
+      senderName: cf.senderName,
+      customerName: cf.customer.name,
+      sensitiveData: cf.sensitiveData,
+      visibilityMode: cf.visibilityMode,
+    },
     documents: cf.documents,
     settings,
     link,
@@ -118,7 +123,8 @@ function buildDelivery(ctx: NotifierContext, kind: SignerMessageKind, s: SignerF
   const html = emailFormatOf(settings) === "html";
   // Only the first request carries the open-tracking image: requestOpened means "the signing request
   // email was opened", and reminders have their own event.
-  const trackingPixelUrl = html && kind === "signing_request" ? `${ctx.config.PUBLIC_BASE_URL}/t/${trackingId(s.id, ctx.config.ENCRYPTION_KEY)}.gif` : undefined;
+  const trackingPixelUrl =
+    html && kind === "signing_request" ? `${ctx.config.PUBLIC_BASE_URL}/t/${trackingId(s.id, ctx.config.ENCRYPTION_KEY)}.gif` : undefined;
   const content = signerMessageContent({ ...base, language, trackingPixelUrl });
   const email = s.email?.trim();
   const message: MailMessage = {
@@ -160,75 +166,79 @@ async function reminderStateOf(client: SqlClient, s: SignerForMessage, now: Date
  */
 export async function notifySigner(ctx: NotifierContext, kind: SignerMessageKind, signerId: number, dedupeKey: string): Promise<SignerOutcome> {
   // PostgreSQL ends a session idle in its transaction this long: past the mailer's own time-outs.
-  return withSqlTransaction(sqlPool(ctx.db), async (client): Promise<SignerOutcome> => {
-    await lockDedupeKeySql(client, dedupeKey);
-    const now = new Date();
-    const loaded = await loadSignerForMessage(client, signerId, dedupeKey);
-    if (!loaded) return { status: "skipped", reason: "not_found" };
-    const s = loaded.signer;
-    const cf = s.caseFile;
-    const eventOf = (eventType: SignerEventType): OutboxEvent => signerEvent(cf, cf.status, s.id, eventType);
+  return withSqlTransaction(
+    sqlPool(ctx.db),
+    async (client): Promise<SignerOutcome> => {
+      await lockDedupeKeySql(client, dedupeKey);
+      const now = new Date();
+      const loaded = await loadSignerForMessage(client, signerId, dedupeKey);
+      if (!loaded) return { status: "skipped", reason: "not_found" };
+      const s = loaded.signer;
+      const cf = s.caseFile;
+      const eventOf = (eventType: SignerEventType): OutboxEvent => signerEvent(cf, cf.status, s.id, eventType);
 
-    if (loaded.alreadySent) return { status: "skipped", reason: "already_sent", reminders: await reminderStateOf(client, s, now) };
-    const blocked = notPendingReason(s, now);
-    if (blocked) return { status: "skipped", reason: blocked };
-    if (kind === "reminder") {
-      if (!signerSettings(s.notification).reminderInterval) return { status: "skipped", reason: "no_reminder_interval" };
-      if (!(await requestWasSent(client, signerId))) return { status: "skipped", reason: "request_not_sent" };
-    }
-    const link = signingLinkOf(ctx, s);
-    if (!link) return { status: "skipped", reason: "no_signing_link" };
-
-    const delivery = buildDelivery(ctx, kind, s, link, dedupeKey);
-    const record = { dedupeKey, kind, channel: delivery.channel, caseFileId: cf.id, signerId };
-    const undeliverable = async (reason: string, responseCode?: number): Promise<SignerOutcome> => {
-      // Only a pending signer becomes undeliverable (and gets the event): one who signed meanwhile stays signed.
-      await writeMessageOutcome(client, signerId, {
-        notification: { ...record, recipient: delivery.recipient || "(none)", status: "failed", error: reason, createdAt: new Date() },
-        markUndeliverable: true,
-        event: eventOf("sign.signer.undeliverable"),
-      });
-      return { status: "undeliverable", channel: delivery.channel, reason, responseCode };
-    };
-    if (delivery.unreachable) return undeliverable(delivery.unreachable);
-
-    // Over the customer's minute: thrown out of the transaction (nothing written), the job waits.
-    await ctx.mailThrottle.take(cf.customerId);
-    let messageId: string;
-    try {
-      messageId = await delivery.send();
-    } catch (err) {
-      switch (classifyFailure(err)) {
-        case "permanent":
-          return undeliverable(errorText(err), responseCodeOf(err));
-        case "bounce":
-          // Committed although the job fails: each refused attempt is reported once, and the retry
-          // (a new attempt) finds no Notification row and sends again.
-          await writeMessageOutcome(client, signerId, { event: eventOf("sign.signer.transientBounce") });
-          return { status: "bounced", channel: delivery.channel, error: err, responseCode: responseCodeOf(err) };
-        case "retry":
-          throw err;
+      if (loaded.alreadySent) return { status: "skipped", reason: "already_sent", reminders: await reminderStateOf(client, s, now) };
+      const blocked = notPendingReason(s, now);
+      if (blocked) return { status: "skipped", reason: blocked };
+      if (kind === "reminder") {
+        if (!signerSettings(s.notification).reminderInterval) return { status: "skipped", reason: "no_reminder_interval" };
+        if (!(await requestWasSent(client, signerId))) return { status: "skipped", reason: "request_not_sent" };
       }
-    }
+      const link = signingLinkOf(ctx, s);
+      if (!link) return { status: "skipped", reason: "no_signing_link" };
 
-    // The next reminder counts from when this one went out, not from when the job started.
-    const sentAt = new Date();
-    const written = await writeMessageOutcome(client, signerId, {
-      notification: { ...record, recipient: delivery.recipient, status: "sent", messageId, createdAt: sentAt },
-      countReminder: kind === "reminder",
-      event: eventOf(SENT_EVENT[kind]),
-    });
-    return {
-      status: "sent",
-      channel: delivery.channel,
-      messageId,
-      reminders: {
-        signerId,
-        reminderIntervalDays: signerSettings(s.notification).reminderInterval ?? null,
-        remindersSent: written.remindersSent ?? s.remindersSent,
-        lastSentAt: sentAt,
-        pending: true,
-      },
-    };
-  }, { idleTimeoutMs: SEND_TX_OPTIONS.timeout });
+      const delivery = buildDelivery(ctx, kind, s, link, dedupeKey);
+      const record = { dedupeKey, kind, channel: delivery.channel, caseFileId: cf.id, signerId };
+      const undeliverable = async (reason: string, responseCode?: number): Promise<SignerOutcome> => {
+        // Only a pending signer becomes undeliverable (and gets the event): one who signed meanwhile stays signed.
+        await writeMessageOutcome(client, signerId, {
+          notification: { ...record, recipient: delivery.recipient || "(none)", status: "failed", error: reason, createdAt: new Date() },
+          markUndeliverable: true,
+          event: eventOf("sign.signer.undeliverable"),
+        });
+        return { status: "undeliverable", channel: delivery.channel, reason, responseCode };
+      };
+      if (delivery.unreachable) return undeliverable(delivery.unreachable);
+
+      // Over the customer's minute: thrown out of the transaction (nothing written), the job waits.
+      await ctx.mailThrottle.take(cf.customerId);
+      let messageId: string;
+      try {
+        messageId = await delivery.send();
+      } catch (err) {
+        switch (classifyFailure(err)) {
+          case "permanent":
+            return undeliverable(errorText(err), responseCodeOf(err));
+          case "bounce":
+            // Committed although the job fails: each refused attempt is reported once, and the retry
+            // (a new attempt) finds no Notification row and sends again.
+            await writeMessageOutcome(client, signerId, { event: eventOf("sign.signer.transientBounce") });
+            return { status: "bounced", channel: delivery.channel, error: err, responseCode: responseCodeOf(err) };
+          case "retry":
+            throw err;
+        }
+      }
+
+      // The next reminder counts from when this one went out, not from when the job started.
+      const sentAt = new Date();
+      const written = await writeMessageOutcome(client, signerId, {
+        notification: { ...record, recipient: delivery.recipient, status: "sent", messageId, createdAt: sentAt },
+        countReminder: kind === "reminder",
+        event: eventOf(SENT_EVENT[kind]),
+      });
+      return {
+        status: "sent",
+        channel: delivery.channel,
+        messageId,
+        reminders: {
+          signerId,
+          reminderIntervalDays: signerSettings(s.notification).reminderInterval ?? null,
+          remindersSent: written.remindersSent ?? s.remindersSent,
+          lastSentAt: sentAt,
+          pending: true,
+        },
+      };
+    },
+    { idleTimeoutMs: SEND_TX_OPTIONS.timeout },
+  );
 }

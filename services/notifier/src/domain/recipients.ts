@@ -8,7 +8,7 @@ export function dedupeAddresses(addresses: Iterable<string | null | undefined>):
   const out: string[] = [];
   for (const raw of addresses) {
     const address = raw?.trim();
-    if (!address || !address.includes("@")) continue;
+    if (!address?.includes("@")) continue;
     const key = address.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);

@@ -16,6 +16,11 @@ export async function scheduleNextReminder(ctx: NotifierContext, state: Reminder
   const sequence = Math.max(afterSequence, state.remindersSent) + 1;
   const intervalMs = state.reminderIntervalDays * ctx.config.REMINDER_DAY_MS;
   const delay = Math.max(0, state.lastSentAt.getTime() + intervalMs - Date.now());
-  await ctx.producer.enqueue("notifications", "reminder", { signerId: state.signerId, sequence }, { jobId: reminderJobId(state.signerId, sequence), delay, removeOnComplete: true });
+  await ctx.producer.enqueue(
+    "notifications",
+    "reminder",
+    { signerId: state.signerId, sequence },
+    { jobId: reminderJobId(state.signerId, sequence), delay, removeOnComplete: true },
+  );
   return sequence;
 }

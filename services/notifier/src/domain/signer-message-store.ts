@@ -53,31 +53,34 @@ export async function lockDedupeKeySql(client: SqlClient, dedupeKey: string): Pr
   await run(client, advisoryXactLock, { namespace: LOCK_NAMESPACE, key: dedupeKey });
 }
 
-interface LoadedRow extends SignerColumns {
-  tokenEnc: string | null;
-  cfId: number;
-  cfCustomerId: number;
-  cfStatus: number;
-  cfExpiredAt: Date | null;
-  cfExpireAt: Date | null;
-  cfTitle: string;
-  cfSenderName: string | null;
-  cfSensitiveData: boolean;
-  cfVisibilityMode: number;
-  cfLanguage: string | null;
-  customerName: string;
-  documents: CaseFileDocument[];
-  alreadySent: boolean;
-}
-
 /**
  * The signer with everything its message needs, and whether a message with this dedupeKey exists
  * already. Call it after lockDedupeKeySql: this statement's snapshot then sees a copy's committed row.
  */
-export async function loadSignerForMessage(client: SqlClient, signerId: number, dedupeKey: string): Promise<{ signer: SignerForMessage; alreadySent: boolean } | undefined> {
+export async function loadSignerForMessage(
+  client: SqlClient,
+  signerId: number,
+  dedupeKey: string,
+): Promise<{ signer: SignerForMessage; alreadySent: boolean } | undefined> {
   const r = await runOne(client, loadSignerForMessageSql, { signerId, dedupeKey });
   if (!r) return undefined;
-  const { tokenEnc, cfId, cfCustomerId, cfStatus, cfExpiredAt, cfExpireAt, cfTitle, cfSenderName, cfSensitiveData, cfVisibilityMode, cfLanguage, customerName, documents, alreadySent, ...signer } = r;
+  const {
+    tokenEnc,
+    cfId,
+    cfCustomerId,
+    cfStatus,
+    cfExpiredAt,
+    cfExpireAt,
+    cfTitle,
+    cfSenderName,
+    cfSensitiveData,
+    cfVisibilityMode,
+    cfLanguage,
+    customerName,
+    documents,
+    alreadySent,
+    ...signer
+  } = r;
   return {
     alreadySent: alreadySent === true,
     signer: {

@@ -11,7 +11,13 @@ export async function completedJob(ctx: NotifierContext, data: JobData<"notifica
     return;
   }
   const count = (s: string) => outcome.results.filter((r) => r.status === s).length;
-  ctx.logger.info("completion mails sent", { ...meta, attachments: outcome.attachments, sent: count("sent"), alreadySent: count("already_sent"), undeliverable: count("undeliverable") });
+  ctx.logger.info("completion mails sent", {
+    ...meta,
+    attachments: outcome.attachments,
+    sent: count("sent"),
+    alreadySent: count("already_sent"),
+    undeliverable: count("undeliverable"),
+  });
   for (const r of outcome.results.filter((x) => x.status === "undeliverable")) {
     ctx.logger.warn("completion mail undeliverable (permanent refusal); not retried", { ...meta, audience: r.audience, error: r.error });
   }

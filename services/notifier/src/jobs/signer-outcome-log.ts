@@ -13,7 +13,12 @@ export function settleSignerOutcome(logger: Logger, what: string, meta: Record<s
       logger.info(`${what} sent`, { ...meta, channel: outcome.channel, messageId: outcome.messageId, ...next });
       return;
     case "undeliverable":
-      logger.warn(`${what} undeliverable: signer marked undeliverable, not retried`, { ...meta, channel: outcome.channel, reason: outcome.reason, responseCode: outcome.responseCode });
+      logger.warn(`${what} undeliverable: signer marked undeliverable, not retried`, {
+        ...meta,
+        channel: outcome.channel,
+        reason: outcome.reason,
+        responseCode: outcome.responseCode,
+      });
       return;
     case "bounced":
       logger.warn(`${what} refused for now (transient bounce); retrying`, { ...meta, channel: outcome.channel, responseCode: outcome.responseCode });

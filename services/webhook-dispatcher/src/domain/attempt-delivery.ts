@@ -113,7 +113,12 @@ async function followUp(ctx: DispatcherContext, prepared: PreparedAttempt, resul
       await scheduleAttempt(ctx.producer, row.deliveryId, recorded.nextAttempt, recorded.nextAttemptAt.getTime() - Date.now());
       return;
     case "exhausted":
-      log.warn("all attempts failed; delivery exhausted", { ...outcome, detail: result.detail, subscriptionDisabled: recorded.disabledAt !== null, suspended: recorded.suspended });
+      log.warn("all attempts failed; delivery exhausted", {
+        ...outcome,
+        detail: result.detail,
+        subscriptionDisabled: recorded.disabledAt !== null,
+        suspended: recorded.suspended,
+      });
       if (recorded.disabledAt) {
         await ctx.producer.enqueue(
           "notifications",
@@ -167,7 +172,8 @@ export async function attemptDeliveries(ctx: DispatcherContext, items: readonly 
   if (delivered.length > 1) ctx.logger.info("webhooks delivered", { deliveries: delivered });
   else if (delivered[0]) ctx.logger.info("webhook delivered", delivered[0]);
   const unrecorded = made.flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : []));
-  if (failures.length > 0) throw new Error(`${failures.length} of ${items.length} attempts could not be prepared (deliveries ${failures.map((f) => f.deliveryId).join(", ")})`);
+  if (failures.length > 0)
+    throw new Error(`${failures.length} of ${items.length} attempts could not be prepared (deliveries ${failures.map((f) => f.deliveryId).join(", ")})`);
   if (unrecorded.length > 0) throw unrecorded[0];
 }
 
@@ -193,7 +199,16 @@ async function makeAttempts(ctx: DispatcherContext, prepared: readonly PreparedA
   await Promise.all(prepared.map((p, i) => followUp(ctx, p, results[i]!, recorded[i]!)));
   return prepared.flatMap((p, i) =>
     recorded[i]!.kind === "succeeded"
-      ? [{ eventId: p.row.eventId, deliveryId: p.row.deliveryId, subscriptionId: p.row.subscriptionId, attempt: p.attempt, httpStatus: results[i]!.httpStatus, durationMs: results[i]!.durationMs }]
+      ? [
+          {
+            eventId: p.row.eventId,
+            deliveryId: p.row.deliveryId,
+            subscriptionId: p.row.subscriptionId,
+            attempt: p.attempt,
+            httpStatus: results[i]!.httpStatus,
+            durationMs: results[i]!.durationMs,
+          },
+        ]
       : [],
   );
 }

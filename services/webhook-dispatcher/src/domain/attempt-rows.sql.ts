@@ -45,48 +45,59 @@ export const loadAttemptsSql = defineStatement("load-delivery-attempts", { deliv
  * a delivery per matching subscription (the unique (eventId, subscriptionId) keeps one on a second
  * run), then the new and earlier pending deliveries of each event, in the events' outbox order.
  */
-export const fanOutAndLoadSql = defineStatement("fan-out-and-load-deliveries", { eventIds: [SAMPLE_ID] as readonly string[], pendingState: "pending", now: new Date(0) }, ({ eventIds, pendingState, now }) =>
-  qb
-    .with("e", (db) => db.selectFrom("Event").selectAll().where("id", "=", anyOf(eventIds, "uuid")))
-    .with("matching", (db) =>
-      db
-        .selectFrom("WebhookSubscription as s")
-        .innerJoin("e", (join) => join.on(subscriptionMatchesEvent))
-        .select(["e.id as eventId", "s.id as subscriptionId"]),
-    )
-    .with("created", (db) =>
-      db
-        .insertInto("WebhookDelivery")
-        .columns(["id", "eventId", "subscriptionId", "state", "nextAttemptAt", "createdAt", "updatedAt"])
-        .expression((eb) =>
-          eb
-            .selectFrom("matching as m")
-            .select((s) => [s.fn<string>("gen_random_uuid").as("id"), "m.eventId", "m.subscriptionId", s.cast<string>(s.val(pendingState), "text").as("state"), s.cast<Date>(s.val(now), "timestamptz").as("nextAttemptAt"), s.cast<Date>(s.val(now), "timestamptz").as("createdAt"), s.cast<Date>(s.val(now), "timestamptz").as("updatedAt")])
-            // In key order: two overlapping batches (a drain re-run after a crash) then wait for each
-            // other on the unique index instead of deadlocking.
-            .orderBy("m.eventId")
-            .orderBy("m.subscriptionId"),
-        )
-        .onConflict((oc) => oc.columns(["eventId", "subscriptionId"]).doNothing())
-        .returning(["id", "eventId", "state", "attempts", "ladderStep", "nextAttemptAt", "subscriptionId", "createdAt"]),
-    )
-    .with("d", (db) =>
-      db
-        .selectFrom("created")
-        .selectAll()
-        .unionAll(
-          db
-            .selectFrom("WebhookDelivery")
-            .select(["id", "eventId", "state", "attempts", "ladderStep", "nextAttemptAt", "subscriptionId", "createdAt"])
-            .where("eventId", "=", anyOf(eventIds, "uuid"))
-            .where("state", "=", pendingState),
-        ),
-    )
-    .selectFrom("e")
-    .leftJoin("d", "d.eventId", "e.id")
-    .leftJoin("WebhookSubscription as s", "s.id", "d.subscriptionId")
-    .select((eb) => attemptColumns(eb as unknown as ExpressionBuilder<AttemptTables, "d" | "s" | "e">))
-    .orderBy("e.seq")
-    .orderBy("d.createdAt")
-    .orderBy("d.id"),
+export const fanOutAndLoadSql = defineStatement(
+  "fan-out-and-load-deliveries",
+  { eventIds: [SAMPLE_ID] as readonly string[], pendingState: "pending", now: new Date(0) },
+  ({ eventIds, pendingState, now }) =>
+    qb
+      .with("e", (db) => db.selectFrom("Event").selectAll().where("id", "=", anyOf(eventIds, "uuid")))
+      .with("matching", (db) =>
+        db
+          .selectFrom("WebhookSubscription as s")
+          .innerJoin("e", (join) => join.on(subscriptionMatchesEvent))
+          .select(["e.id as eventId", "s.id as subscriptionId"]),
+      )
+      .with("created", (db) =>
+        db
+          .insertInto("WebhookDelivery")
+          .columns(["id", "eventId", "subscriptionId", "state", "nextAttemptAt", "createdAt", "updatedAt"])
+          .expression((eb) =>
+            eb
+              .selectFrom("matching as m")
+              .select((s) => [
+                s.fn<string>("gen_random_uuid").as("id"),
+                "m.eventId",
+                "m.subscriptionId",
+                s.cast<string>(s.val(pendingState), "text").as("state"),
+                s.cast<Date>(s.val(now), "timestamptz").as("nextAttemptAt"),
+                s.cast<Date>(s.val(now), "timestamptz").as("createdAt"),
+                s.cast<Date>(s.val(now), "timestamptz").as("updatedAt"),
+              ])
+              // In key order: two overlapping batches (a drain re-run after a crash) then wait for each
+              // other on the unique index instead of deadlocking.
+              .orderBy("m.eventId")
+              .orderBy("m.subscriptionId"),
+          )
+          .onConflict((oc) => oc.columns(["eventId", "subscriptionId"]).doNothing())
+          .returning(["id", "eventId", "state", "attempts", "ladderStep", "nextAttemptAt", "subscriptionId", "createdAt"]),
+      )
+      .with("d", (db) =>
+        db
+          .selectFrom("created")
+          .selectAll()
+          .unionAll(
+            db
+              .selectFrom("WebhookDelivery")
+              .select(["id", "eventId", "state", "attempts", "ladderStep", "nextAttemptAt", "subscriptionId", "createdAt"])
+              .where("eventId", "=", anyOf(eventIds, "uuid"))
+              .where("state", "=", pendingState),
+          ),
+      )
+      .selectFrom("e")
+      .leftJoin("d", "d.eventId", "e.id")
+      .leftJoin("WebhookSubscription as s", "s.id", "d.subscriptionId")
+      .select((eb) => attemptColumns(eb as unknown as ExpressionBuilder<AttemptTables, "d" | "s" | "e">))
+      .orderBy("e.seq")
+      .orderBy("d.createdAt")
+      .orderBy("d.id"),
 );

@@ -60,8 +60,16 @@ export interface FannedOutEvent {
  * run made from the table (a statement does not see its own inserts). Keyed by event id, in the
  * events' outbox order; an event whose row is gone is absent.
  */
-export async function fanOutAndLoad(ctx: DispatcherContext, eventIds: readonly string[], pendingState: string, now: Date): Promise<Map<string, FannedOutEvent>> {
-  const rows = (await run(sqlPool(ctx.db), fanOutAndLoadSql, { eventIds, pendingState, now })) as ((AttemptRow | (Partial<AttemptRow> & { deliveryId: null })) & { eventRowId: string; eventType: string })[];
+export async function fanOutAndLoad(
+  ctx: DispatcherContext,
+  eventIds: readonly string[],
+  pendingState: string,
+  now: Date,
+): Promise<Map<string, FannedOutEvent>> {
+  const rows = (await run(sqlPool(ctx.db), fanOutAndLoadSql, { eventIds, pendingState, now })) as ((
+    | AttemptRow
+    | (Partial<AttemptRow> & { deliveryId: null })
+  ) & { eventRowId: string; eventType: string })[];
   const events = new Map<string, FannedOutEvent>();
   for (const row of rows) {
     let event = events.get(row.eventRowId);

@@ -31,11 +31,13 @@ export class Coalescer<I, O> {
   private flush(): void {
     const batch = this.pending.splice(0);
     if (batch.length === 0) return;
-    this.run(batch.map((b) => b.input)).then(
-      (outputs) => {
+    this.run(batch.map((b) => b.input))
+      .then((outputs) => {
         if (outputs.length !== batch.length) throw new Error(`Coalescer: ${outputs.length} outputs for ${batch.length} inputs`);
-        batch.forEach((b, i) => b.resolve(outputs[i]!));
-      },
-    ).catch((err: unknown) => batch.forEach((b) => b.reject(err)));
+        for (const [i, b] of batch.entries()) b.resolve(outputs[i]!);
+      })
+      .catch((err: unknown) => {
+        for (const b of batch) b.reject(err);
+      });
   }
 }

@@ -30,6 +30,9 @@ export async function fanOutEvents(ctx: DispatcherContext, eventIds: readonly st
       rescheduled: scheduled.length,
     });
   } else ctx.logger.debug("events dispatched", { events: fanned.size, attemptingNow: firstNow.length });
-  await attemptDeliveries(ctx, firstNow.map((row) => ({ row, attempt: 1 })));
+  await attemptDeliveries(
+    ctx,
+    firstNow.map((row) => ({ row, attempt: 1 })),
+  );
   return pending.length;
 }

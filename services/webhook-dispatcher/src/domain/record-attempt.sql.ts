@@ -20,7 +20,24 @@ export interface FastAttemptRow {
 
 const ID = "00000000-0000-4000-8000-000000000000";
 const SAMPLE: { rows: FastAttemptRow[]; pendingState: string } = {
-  rows: [{ deliveryId: ID, state: "pending", attempt: 1, ladderStep: 1, expectedLadderStep: 0, recordedAt: new Date(0), nextAttemptAt: null, attemptId: ID, eventId: ID, subscriptionId: ID, outcome: "failure", httpStatus: 500, cause: "http_status", durationMs: 1 }],
+  rows: [
+    {
+      deliveryId: ID,
+      state: "pending",
+      attempt: 1,
+      ladderStep: 1,
+      expectedLadderStep: 0,
+      recordedAt: new Date(0),
+      nextAttemptAt: null,
+      attemptId: ID,
+      eventId: ID,
+      subscriptionId: ID,
+      outcome: "failure",
+      httpStatus: 500,
+      cause: "http_status",
+      durationMs: 1,
+    },
+  ],
   pendingState: "pending",
 };
 
@@ -73,7 +90,19 @@ export const recordAttemptsSql = defineStatement("record-delivery-attempts", SAM
       eb
         .selectFrom("input as i")
         .innerJoin("moved", "moved.id", "i.delivery_id")
-        .select(["i.attempt_id", "i.delivery_id", "i.event_id", "i.subscription_id", "i.attempt", "i.outcome", "i.http_status", "i.cause", "i.duration_ms", "i.next_attempt_at", "i.recorded_at"]),
+        .select([
+          "i.attempt_id",
+          "i.delivery_id",
+          "i.event_id",
+          "i.subscription_id",
+          "i.attempt",
+          "i.outcome",
+          "i.http_status",
+          "i.cause",
+          "i.duration_ms",
+          "i.next_attempt_at",
+          "i.recorded_at",
+        ]),
     )
     .returning("deliveryId");
 });
@@ -88,10 +117,15 @@ export const lockDeliverySql = defineStatement("lock-delivery", { deliveryId: ID
  * right now is being recorded by another attempt; it finds the subscription disabled on its next
  * run. Waiting for it instead could deadlock with that attempt if it is exhausting too.
  */
-export const suspendPendingDeliveriesSql = defineStatement("suspend-pending-deliveries", { subscriptionId: ID, suspended: "suspended", pending: "pending", now: new Date(0) }, (a) =>
-  qb
-    .updateTable("WebhookDelivery")
-    .set({ state: a.suspended, updatedAt: a.now })
-    .where("id", "in", (eb) => eb.selectFrom("WebhookDelivery").select("id").where("subscriptionId", "=", a.subscriptionId).where("state", "=", a.pending).forUpdate().skipLocked())
-    .returning("id"),
+export const suspendPendingDeliveriesSql = defineStatement(
+  "suspend-pending-deliveries",
+  { subscriptionId: ID, suspended: "suspended", pending: "pending", now: new Date(0) },
+  (a) =>
+    qb
+      .updateTable("WebhookDelivery")
+      .set({ state: a.suspended, updatedAt: a.now })
+      .where("id", "in", (eb) =>
+        eb.selectFrom("WebhookDelivery").select("id").where("subscriptionId", "=", a.subscriptionId).where("state", "=", a.pending).forUpdate().skipLocked(),
+      )
+      .returning("id"),
 );

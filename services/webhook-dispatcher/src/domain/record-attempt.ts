@@ -218,7 +218,9 @@ function writeAttemptLocked(db: Db, input: AttemptToRecord): Promise<RecordedAtt
         where: { id: subscriptionId, isActive: true },
         data: { isActive: false, disabledAt: now },
       });
-      const suspended = (await run(tx, suspendPendingDeliveriesSql, { subscriptionId, suspended: DELIVERY_STATE.suspended, pending: DELIVERY_STATE.pending, now })).length;
+      const suspended = (
+        await run(tx, suspendPendingDeliveriesSql, { subscriptionId, suspended: DELIVERY_STATE.suspended, pending: DELIVERY_STATE.pending, now })
+      ).length;
       outcome = { kind: "exhausted", disabledAt: disabled.count > 0 ? now : null, suspended };
     }
     return outcome;

@@ -20,7 +20,10 @@ export const authRoutes = (): RouteDoc[] => [
     request: { body: { schema: REQUEST_COMPONENTS.TokenRequest, mediaTypes: ["application/json", "application/x-www-form-urlencoded"] } },
     responses: {
       200: { description: "A token", content: json(ZTokenAnswer) },
-      400: { description: "invalid_request, unsupported_grant_type, or invalid_grant (digest, nonce, created_at, refresh token)", content: json(ZOAuthErrorBody) },
+      400: {
+        description: "invalid_request, unsupported_grant_type, or invalid_grant (digest, nonce, created_at, refresh token)",
+        content: json(ZOAuthErrorBody),
+      },
       401: { description: "invalid_client: unknown client or wrong secret", content: json(ZOAuthErrorBody) },
     },
   },

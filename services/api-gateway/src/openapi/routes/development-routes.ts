@@ -4,8 +4,7 @@ import { REQUEST_COMPONENTS } from "../request-schemas";
 import { PUBLIC, TAGS, type RouteDoc } from "../route-doc";
 
 const NOTE =
-  "Development only: mounted when IDENTITY_PROVIDER=simulator outside production, never in production. " +
-  "It approves whoever clicks; it is not a real eID.";
+  "Development only: mounted when IDENTITY_PROVIDER=simulator outside production, never in production. " + "It approves whoever clicks; it is not a real eID.";
 
 /** The identity-provider simulator's pages (x-development-only in the document). */
 export function developmentRoutes(): RouteDoc[] {

@@ -94,7 +94,10 @@ export function signingRoutes(): RouteDoc[] {
       responses: {
         200: { description: "Where to send the browser", content: json(ZRedirectAnswer) },
         ...redirect,
-        ...refusals({ 400: "Method not allowed for this signer", 503: "No identity provider configured, none for this method, or the provider cannot be reached" }),
+        ...refusals({
+          400: "Method not allowed for this signer",
+          503: "No identity provider configured, none for this method, or the provider cannot be reached",
+        }),
       },
     },
     {

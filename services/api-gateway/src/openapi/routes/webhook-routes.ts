@@ -6,8 +6,7 @@ import { API_AUTH, errors, json, TAGS, type ResponseDoc, type RouteDoc } from ".
 
 const byId = `${SUBSCRIPTIONS_PATH}/{id}`;
 
-const common = (extra: Record<number, string> = {}): Record<number, ResponseDoc> =>
-  errors({ 401: "Missing or invalid token", ...extra });
+const common = (extra: Record<number, string> = {}): Record<number, ResponseDoc> => errors({ 401: "Missing or invalid token", ...extra });
 
 const endpointRules =
   "`endpoint` must be an absolute http(s) URL; in production https and a public address only. Unknown event types " +
@@ -35,7 +34,7 @@ export function webhookRoutes(): RouteDoc[] {
       path: SUBSCRIPTIONS_PATH,
       operationId: "listSubscriptions",
       summary: "List the subscriptions (with secrets)",
-      responses: { 200: { description: "`{\"items\": [...]}`, oldest first", content: json(ZSubscriptionList) }, ...common() },
+      responses: { 200: { description: '`{"items": [...]}`, oldest first', content: json(ZSubscriptionList) }, ...common() },
     },
     {
       ...base,
@@ -65,7 +64,11 @@ export function webhookRoutes(): RouteDoc[] {
       request: { params: ZSubscriptionParams, body: { schema: REQUEST_COMPONENTS.SubscriptionUpdate, mediaTypes: ["application/json"] } },
       responses: {
         200: { description: "The changed subscription", content: json(ZSubscription) },
-        ...common({ 400: "Invalid fields, or none given", 404: "No such subscription", 409: "Re-enabling would exceed the active limit, or the endpoint is another subscription's" }),
+        ...common({
+          400: "Invalid fields, or none given",
+          404: "No such subscription",
+          409: "Re-enabling would exceed the active limit, or the endpoint is another subscription's",
+        }),
       },
     },
     {

@@ -31,7 +31,8 @@ export const da: SigningMessages = {
     signWithImage: "Underskriv med dette billede",
     eidHeading: "Underskriv med elektronisk ID",
     signWith: (method) => `Underskriv med ${method}`,
-    nothingToSign: "Der er intet, du skal underskrive med dette link (intet dokument til din rolle, eller ingen underskriftsmetode er slået til). Du kan stadig afvise.",
+    nothingToSign:
+      "Der er intet, du skal underskrive med dette link (intet dokument til din rolle, eller ingen underskriftsmetode er slået til). Du kan stadig afvise.",
     signedHeading: "Underskrevet",
     signedOn: (date) => `Du underskrev den ${date}. Du skal ikke gøre mere.`,
     thankYou: "Tak! Din underskrift er registreret.",
@@ -79,7 +80,8 @@ export const da: SigningMessages = {
     notYourTurnUntil: (date) => `Det er ikke din tur til at underskrive endnu. Linket åbner den ${date}.`,
     notActionable: "Dette link til underskrift kan ikke bruges i sin nuværende tilstand.",
     identityRequired: "Bekræft først din identitet for at se disse dokumenter.",
-    identityUnavailable: "Disse dokumenter kræver, at du bekræfter din identitet, men der er ikke noget elektronisk ID til rådighed for dig. Kontakt venligst afsenderen.",
+    identityUnavailable:
+      "Disse dokumenter kræver, at du bekræfter din identitet, men der er ikke noget elektronisk ID til rådighed for dig. Kontakt venligst afsenderen.",
     identityMismatch: "Den identitet, du loggede ind med, passer ikke til den person, anmodningen om underskrift er til.",
     loginCancelled: "Login med dit elektroniske ID blev afbrudt. Du kan starte det igen fra underskriftssiden.",
     loginFailed: "Login med dit elektroniske ID kunne ikke gennemføres. Start det igen fra underskriftssiden.",

@@ -31,7 +31,8 @@ export const de: SigningMessages = {
     signWithImage: "Mit diesem Bild unterschreiben",
     eidHeading: "Mit elektronischer Identität unterschreiben",
     signWith: (method) => `Mit ${method} unterschreiben`,
-    nothingToSign: "Mit diesem Link gibt es für Sie nichts zu unterschreiben (kein Dokument für Ihre Rolle oder keine Unterschriftsmethode aktiviert). Sie können die Anfrage dennoch ablehnen.",
+    nothingToSign:
+      "Mit diesem Link gibt es für Sie nichts zu unterschreiben (kein Dokument für Ihre Rolle oder keine Unterschriftsmethode aktiviert). Sie können die Anfrage dennoch ablehnen.",
     signedHeading: "Unterschrieben",
     signedOn: (date) => `Sie haben am ${date} unterschrieben. Sie müssen nichts weiter tun.`,
     thankYou: "Vielen Dank: Ihre Unterschrift wurde erfasst.",
@@ -79,7 +80,8 @@ export const de: SigningMessages = {
     notYourTurnUntil: (date) => `Sie sind noch nicht an der Reihe. Der Link wird am ${date} freigegeben.`,
     notActionable: "Dieser Unterschriftslink kann im aktuellen Zustand nicht verwendet werden.",
     identityRequired: "Bestätigen Sie zuerst Ihre Identität, um diese Dokumente zu sehen.",
-    identityUnavailable: "Für diese Dokumente müssen Sie Ihre Identität bestätigen, aber für Sie ist keine elektronische Identität verfügbar. Bitte wenden Sie sich an den Absender.",
+    identityUnavailable:
+      "Für diese Dokumente müssen Sie Ihre Identität bestätigen, aber für Sie ist keine elektronische Identität verfügbar. Bitte wenden Sie sich an den Absender.",
     identityMismatch: "Die Identität, mit der Sie sich angemeldet haben, passt nicht zu der Person, für die diese Anfrage bestimmt ist.",
     loginCancelled: "Die Anmeldung mit Ihrer elektronischen Identität wurde abgebrochen. Sie können sie auf der Unterschriftsseite neu starten.",
     loginFailed: "Die Anmeldung mit Ihrer elektronischen Identität konnte nicht abgeschlossen werden. Starten Sie sie auf der Unterschriftsseite neu.",

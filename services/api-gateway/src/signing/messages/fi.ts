@@ -31,7 +31,8 @@ export const fi: SigningMessages = {
     signWithImage: "Allekirjoita tällä kuvalla",
     eidHeading: "Allekirjoita sähköisellä tunnistautumisella",
     signWith: (method) => `Allekirjoita (${method})`,
-    nothingToSign: "Tällä linkillä ei ole sinulle allekirjoitettavaa (roolillesi ei ole asiakirjaa tai allekirjoitustapaa ei ole otettu käyttöön). Voit silti hylätä pyynnön.",
+    nothingToSign:
+      "Tällä linkillä ei ole sinulle allekirjoitettavaa (roolillesi ei ole asiakirjaa tai allekirjoitustapaa ei ole otettu käyttöön). Voit silti hylätä pyynnön.",
     signedHeading: "Allekirjoitettu",
     signedOn: (date) => `Allekirjoitit ${date}. Sinun ei tarvitse tehdä muuta.`,
     thankYou: "Kiitos! Allekirjoituksesi on tallennettu.",
@@ -79,7 +80,8 @@ export const fi: SigningMessages = {
     notYourTurnUntil: (date) => `Ei ole vielä sinun vuorosi allekirjoittaa. Linkki avautuu ${date}.`,
     notActionable: "Tätä allekirjoituslinkkiä ei voi käyttää sen nykyisessä tilassa.",
     identityRequired: "Vahvista ensin henkilöllisyytesi nähdäksesi nämä asiakirjat.",
-    identityUnavailable: "Nämä asiakirjat edellyttävät henkilöllisyyden vahvistamista, mutta sinulle ei ole käytettävissä sähköistä tunnistautumistapaa. Ota yhteyttä lähettäjään.",
+    identityUnavailable:
+      "Nämä asiakirjat edellyttävät henkilöllisyyden vahvistamista, mutta sinulle ei ole käytettävissä sähköistä tunnistautumistapaa. Ota yhteyttä lähettäjään.",
     identityMismatch: "Henkilöllisyys, jolla kirjauduit, ei vastaa henkilöä, jolle allekirjoituspyyntö on osoitettu.",
     loginCancelled: "Sähköinen tunnistautuminen keskeytettiin. Voit aloittaa sen uudelleen allekirjoitussivulta.",
     loginFailed: "Sähköistä tunnistautumista ei voitu suorittaa loppuun. Aloita se uudelleen allekirjoitussivulta.",

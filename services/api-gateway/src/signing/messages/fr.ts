@@ -31,7 +31,8 @@ export const fr: SigningMessages = {
     signWithImage: "Signer avec cette image",
     eidHeading: "Signer avec une identité électronique",
     signWith: (method) => `Signer avec ${method}`,
-    nothingToSign: "Ce lien ne vous permet de rien signer (aucun document pour votre rôle, ou aucune méthode de signature activée). Vous pouvez néanmoins refuser.",
+    nothingToSign:
+      "Ce lien ne vous permet de rien signer (aucun document pour votre rôle, ou aucune méthode de signature activée). Vous pouvez néanmoins refuser.",
     signedHeading: "Signé",
     signedOn: (date) => `Vous avez signé le ${date}. Vous n’avez plus rien à faire.`,
     thankYou: "Merci : votre signature est enregistrée.",
@@ -79,7 +80,8 @@ export const fr: SigningMessages = {
     notYourTurnUntil: (date) => `Ce n’est pas encore votre tour de signer. Le lien s’ouvrira le ${date}.`,
     notActionable: "Ce lien de signature ne peut pas être utilisé dans son état actuel.",
     identityRequired: "Confirmez d’abord votre identité pour consulter ces documents.",
-    identityUnavailable: "Ces documents exigent une confirmation d’identité, mais aucune identité électronique n’est disponible pour vous. Veuillez contacter l’expéditeur.",
+    identityUnavailable:
+      "Ces documents exigent une confirmation d’identité, mais aucune identité électronique n’est disponible pour vous. Veuillez contacter l’expéditeur.",
     identityMismatch: "L’identité avec laquelle vous vous êtes connecté(e) ne correspond pas à la personne à qui cette demande de signature est destinée.",
     loginCancelled: "La connexion avec votre identité électronique a été annulée. Vous pouvez la relancer depuis la page de signature.",
     loginFailed: "La connexion avec votre identité électronique n’a pas pu aboutir. Relancez-la depuis la page de signature.",

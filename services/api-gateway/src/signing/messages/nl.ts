@@ -31,7 +31,8 @@ export const nl: SigningMessages = {
     signWithImage: "Ondertekenen met deze afbeelding",
     eidHeading: "Ondertekenen met een elektronische identiteit",
     signWith: (method) => `Ondertekenen met ${method}`,
-    nothingToSign: "Er is met deze link niets voor u te ondertekenen (geen document voor uw rol, of geen ondertekeningsmethode ingeschakeld). U kunt het verzoek wel weigeren.",
+    nothingToSign:
+      "Er is met deze link niets voor u te ondertekenen (geen document voor uw rol, of geen ondertekeningsmethode ingeschakeld). U kunt het verzoek wel weigeren.",
     signedHeading: "Ondertekend",
     signedOn: (date) => `U hebt ondertekend op ${date}. U hoeft verder niets te doen.`,
     thankYou: "Dank u wel: uw handtekening is vastgelegd.",
@@ -79,7 +80,8 @@ export const nl: SigningMessages = {
     notYourTurnUntil: (date) => `U bent nog niet aan de beurt om te ondertekenen. De link gaat open op ${date}.`,
     notActionable: "Deze ondertekeningslink kan in de huidige toestand niet worden gebruikt.",
     identityRequired: "Bevestig eerst uw identiteit om deze documenten te bekijken.",
-    identityUnavailable: "Voor deze documenten moet u uw identiteit bevestigen, maar er is geen elektronische identiteit voor u beschikbaar. Neem contact op met de afzender.",
+    identityUnavailable:
+      "Voor deze documenten moet u uw identiteit bevestigen, maar er is geen elektronische identiteit voor u beschikbaar. Neem contact op met de afzender.",
     identityMismatch: "De identiteit waarmee u bent ingelogd, komt niet overeen met de persoon voor wie dit ondertekeningsverzoek is bedoeld.",
     loginCancelled: "Het inloggen met uw elektronische identiteit is afgebroken. U kunt het opnieuw starten vanaf de ondertekeningspagina.",
     loginFailed: "Het inloggen met uw elektronische identiteit kon niet worden voltooid. Start het opnieuw vanaf de ondertekeningspagina.",

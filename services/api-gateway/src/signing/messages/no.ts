@@ -31,7 +31,8 @@ export const no: SigningMessages = {
     signWithImage: "Signer med dette bildet",
     eidHeading: "Signer med elektronisk ID",
     signWith: (method) => `Signer med ${method}`,
-    nothingToSign: "Det er ingenting for deg å signere med denne lenken (ingen dokumenter for rollen din, eller ingen signeringsmetode er slått på). Du kan fortsatt avvise.",
+    nothingToSign:
+      "Det er ingenting for deg å signere med denne lenken (ingen dokumenter for rollen din, eller ingen signeringsmetode er slått på). Du kan fortsatt avvise.",
     signedHeading: "Signert",
     signedOn: (date) => `Du signerte ${date}. Du trenger ikke gjøre noe mer.`,
     thankYou: "Takk! Signaturen din er registrert.",
@@ -79,7 +80,8 @@ export const no: SigningMessages = {
     notYourTurnUntil: (date) => `Det er ikke din tur til å signere ennå. Lenken åpnes ${date}.`,
     notActionable: "Denne signeringslenken kan ikke brukes slik den står nå.",
     identityRequired: "Bekreft først identiteten din for å se disse dokumentene.",
-    identityUnavailable: "Disse dokumentene krever at du bekrefter identiteten din, men ingen elektronisk ID er tilgjengelig for deg. Ta kontakt med avsenderen.",
+    identityUnavailable:
+      "Disse dokumentene krever at du bekrefter identiteten din, men ingen elektronisk ID er tilgjengelig for deg. Ta kontakt med avsenderen.",
     identityMismatch: "Identiteten du logget inn med, stemmer ikke med personen denne signeringsforespørselen gjelder.",
     loginCancelled: "Innloggingen med elektronisk ID ble avbrutt. Du kan starte den på nytt fra signeringssiden.",
     loginFailed: "Innloggingen med elektronisk ID kunne ikke fullføres. Start den på nytt fra signeringssiden.",

@@ -31,7 +31,8 @@ export const sv: SigningMessages = {
     signWithImage: "Signera med den här bilden",
     eidHeading: "Signera med e-legitimation",
     signWith: (method) => `Signera med ${method}`,
-    nothingToSign: "Det finns inget för dig att signera med den här länken (inget dokument för din roll, eller ingen signeringsmetod aktiverad). Du kan fortfarande avvisa.",
+    nothingToSign:
+      "Det finns inget för dig att signera med den här länken (inget dokument för din roll, eller ingen signeringsmetod aktiverad). Du kan fortfarande avvisa.",
     signedHeading: "Signerat",
     signedOn: (date) => `Du signerade den ${date}. Du behöver inte göra något mer.`,
     thankYou: "Tack! Din signatur är registrerad.",

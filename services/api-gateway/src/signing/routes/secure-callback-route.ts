@@ -41,7 +41,8 @@ export function secureCallbackRoute(kit: SigningKit) {
     const verified: VerifiedIdentity = { provider: idp.displayName, method: identity.method, subject: identity.subject, nationalIdEnc, verifiedAt };
     const signature = { method: identity.method, value: identity.subject, imageUpload: false, evidence: requestEvidence(req), identity: verified };
     const result = await recordSignature(ctx.db, refOf(sc), signature, (fresh) => {
-      if (!allowedMethods(fresh).secure.includes(identity.method)) throw new AppError("method_not_allowed", `Secure method "${identity.method}" is not allowed for this signer`);
+      if (!allowedMethods(fresh).secure.includes(identity.method))
+        throw new AppError("method_not_allowed", `Secure method "${identity.method}" is not allowed for this signer`);
     });
     // Signing with an eID proves identity as well: the read-only page of a sensitive case file opens.
     sessions.grantIdentity(res, sc.token, sc.signer.id, identity, nationalIdEnc, verifiedAt.getTime());

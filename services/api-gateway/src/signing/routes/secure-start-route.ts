@@ -22,15 +22,20 @@ export function secureStartRoute(kit: SigningKit) {
     const method = ZSecureSigningMethod.safeParse(req.params.method);
     const allowed = allowedMethods(sc.signer);
     if (!method.success || !allowed.secure.includes(method.data)) {
-      throw new AppError("method_not_allowed", `Secure method "${String(req.params.method)}" is not allowed for this signer; allowed: ${describeAllowed(allowed)}`);
+      throw new AppError(
+        "method_not_allowed",
+        `Secure method "${String(req.params.method)}" is not allowed for this signer; allowed: ${describeAllowed(allowed)}`,
+      );
     }
     if (!idp.supports(method.data)) throw unavailable(`The identity provider is not set up for "${method.data}"`);
     if (purpose === "sign") requireDocumentsToSign(sc);
     const { state, browserSecret } = sessions.startLogin(res, sc.signer.id, method.data, purpose);
-    const url = await idp.startLogin({ method: method.data, state, returnUrl: callbackUrl, browserSecret, language: pageLanguage(req, res) }).catch((err: unknown) => {
-      if (err instanceof IdentityProviderUnavailable) throw unavailable(err.message);
-      throw err;
-    });
+    const url = await idp
+      .startLogin({ method: method.data, state, returnUrl: callbackUrl, browserSecret, language: pageLanguage(req, res) })
+      .catch((err: unknown) => {
+        if (err instanceof IdentityProviderUnavailable) throw unavailable(err.message);
+        throw err;
+      });
     const redirectUrl = url.toString();
     if (wantsHtml(req)) return res.redirect(303, redirectUrl);
     res.json({ redirectUrl });

@@ -20,7 +20,8 @@ export function signRoute(kit: SigningKit) {
     if (!body.success) throw new AppError("validation_failed", "The signature request is invalid", zodIssues(body.error));
     const { method, value } = body.data;
     if (isSecureMethod(method)) {
-      throw new AppError("method_not_allowed",
+      throw new AppError(
+        "method_not_allowed",
         `"${method}" is a secure method: it is only accepted through the identity provider (POST ${pageUrl(sc)}/secure/${method}/start)`,
         [{ path: "method", code: "secure_method_needs_identity_provider", message: `"${method}" needs the identity provider` }],
       );
@@ -35,9 +36,16 @@ export function signRoute(kit: SigningKit) {
     const parsed = parseSignatureValue(insecure, value);
     // Images are stored before the transaction; if it then refuses, the orphan is one content-addressed file.
     const stored = parsed.kind === "text" ? parsed.name : await ctx.storage.put(parsed.bytes);
-    const signature = { method: insecure, value: stored, imageUpload: insecure === "image", evidence: requestEvidence(req), identity: validatedIdentity(req, sc) };
+    const signature = {
+      method: insecure,
+      value: stored,
+      imageUpload: insecure === "image",
+      evidence: requestEvidence(req),
+      identity: validatedIdentity(req, sc),
+    };
     const result = await recordSignature(ctx.db, refOf(sc), signature, (fresh) => {
-      if (!allowedMethods(fresh).insecure.includes(insecure)) throw new AppError("method_not_allowed", `Signing method "${insecure}" is not allowed for this signer`);
+      if (!allowedMethods(fresh).insecure.includes(insecure))
+        throw new AppError("method_not_allowed", `Signing method "${insecure}" is not allowed for this signer`);
     });
     answerSigned(req, res, sc, result.signerId);
   };

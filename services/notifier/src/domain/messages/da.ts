@@ -13,7 +13,8 @@ export const da: NotifierMessages = {
     linkIntro: "Åbn dokumenterne og underskriv her:",
     completedSubject: (title) => `Underskrevet af alle: ${title}`,
     completedIntro: (title) => `Alle parter har underskrevet "${title}".`,
-    completedOwnerIntro: (title, id) => `Din sag "${title}" (id ${id}) er afsluttet: alle underskrivere har underskrevet, og de underskrevne dokumenter er klar.`,
+    completedOwnerIntro: (title, id) =>
+      `Din sag "${title}" (id ${id}) er afsluttet: alle underskrivere har underskrevet, og de underskrevne dokumenter er klar.`,
     attachedNotice: "De underskrevne dokumenter er vedhæftet denne e-mail.",
     notAttachedNotice: "De underskrevne dokumenter er ikke vedhæftet denne e-mail.",
     notAttachedSensitiveNotice: "Dokumenterne indeholder følsomme oplysninger og er derfor ikke vedhæftet denne e-mail.",
@@ -35,7 +36,8 @@ export const da: NotifierMessages = {
     lastFailure: (description) => `Sidste mislykkede forsøg: ${description}.`,
     howHeading: "Sådan aktiverer du det igen",
     stepAnswerFast: "Sørg for, at endpointet svarer 2xx inden for 1 sekund (kvittér først, behandl bagefter).",
-    stepReEnable: "Aktivér abonnementet igen med kaldet Edit Subscription, godkendt som dine andre API-kald (X-Auth-Token). Du kan rette endpointets URL i samme kald.",
+    stepReEnable:
+      "Aktivér abonnementet igen med kaldet Edit Subscription, godkendt som dine andre API-kald (X-Auth-Token). Du kan rette endpointets URL i samme kald.",
     resumeNotice: "Leveringer, der ventede, mens det var deaktiveret, starter igen, så snart det er aktivt.",
     webApplicationNotice: "Webapplikationen tilbyder det samme under Konfiguration, Webhooks.",
     reason: (customer) => `Du modtager denne e-mail, fordi du har oprettet abonnementet eller er administrator hos ${customer}.`,

@@ -13,7 +13,8 @@ export const de: NotifierMessages = {
     linkIntro: "Öffnen Sie die Dokumente und unterschreiben Sie hier:",
     completedSubject: (title) => `Von allen unterschrieben: ${title}`,
     completedIntro: (title) => `Alle Beteiligten haben „${title}“ unterschrieben.`,
-    completedOwnerIntro: (title, id) => `Ihr Vorgang „${title}“ (ID ${id}) ist abgeschlossen: Alle Beteiligten haben unterschrieben, und die unterschriebenen Dokumente liegen bereit.`,
+    completedOwnerIntro: (title, id) =>
+      `Ihr Vorgang „${title}“ (ID ${id}) ist abgeschlossen: Alle Beteiligten haben unterschrieben, und die unterschriebenen Dokumente liegen bereit.`,
     attachedNotice: "Die unterschriebenen Dokumente sind dieser E-Mail beigefügt.",
     notAttachedNotice: "Die unterschriebenen Dokumente sind dieser E-Mail nicht beigefügt.",
     notAttachedSensitiveNotice: "Die Dokumente enthalten vertrauliche Daten und sind dieser E-Mail daher nicht beigefügt.",
@@ -35,7 +36,8 @@ export const de: NotifierMessages = {
     lastFailure: (description) => `Letzter fehlgeschlagener Versuch: ${description}.`,
     howHeading: "So aktivieren Sie es wieder",
     stepAnswerFast: "Stellen Sie sicher, dass der Endpunkt innerhalb von 1 Sekunde mit 2xx antwortet (erst bestätigen, dann verarbeiten).",
-    stepReEnable: "Aktivieren Sie das Abonnement mit dem Aufruf Edit Subscription wieder, authentifiziert wie Ihre anderen API-Aufrufe (X-Auth-Token). Im selben Aufruf können Sie die URL des Endpunkts korrigieren.",
+    stepReEnable:
+      "Aktivieren Sie das Abonnement mit dem Aufruf Edit Subscription wieder, authentifiziert wie Ihre anderen API-Aufrufe (X-Auth-Token). Im selben Aufruf können Sie die URL des Endpunkts korrigieren.",
     resumeNotice: "Zustellungen, die während der Deaktivierung warteten, laufen wieder an, sobald es aktiv ist.",
     webApplicationNotice: "Die Webanwendung bietet dasselbe unter Konfiguration, Webhooks.",
     reason: (customer) => `Sie erhalten diese E-Mail, weil Sie dieses Abonnement angelegt haben oder Administrator bei ${customer} sind.`,

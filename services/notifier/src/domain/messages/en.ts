@@ -35,7 +35,8 @@ export const en: NotifierMessages = {
     lastFailure: (description) => `Last failed attempt: ${description}.`,
     howHeading: "How to re-enable it",
     stepAnswerFast: "Make sure the endpoint answers 2xx within 1 second (acknowledge first, process afterwards).",
-    stepReEnable: "Re-enable the subscription with the Edit Subscription call, authenticated like your other API calls (X-Auth-Token). You can correct the endpoint URL in the same call.",
+    stepReEnable:
+      "Re-enable the subscription with the Edit Subscription call, authenticated like your other API calls (X-Auth-Token). You can correct the endpoint URL in the same call.",
     resumeNotice: "Deliveries that were waiting while it was disabled start again once it is active.",
     webApplicationNotice: "The web application offers the same under Configure, Webhooks.",
     reason: (customer) => `You receive this email because you created this subscription or are an administrator of ${customer}.`,

@@ -13,7 +13,8 @@ export const fi: NotifierMessages = {
     linkIntro: "Avaa asiakirjat ja allekirjoita tästä:",
     completedSubject: (title) => `Kaikki ovat allekirjoittaneet: ${title}`,
     completedIntro: (title) => `Kaikki osapuolet ovat allekirjoittaneet asiakirjat ”${title}”.`,
-    completedOwnerIntro: (title, id) => `Asiakirjakansiosi ”${title}” (tunnus ${id}) on valmis: kaikki allekirjoittajat ovat allekirjoittaneet, ja allekirjoitetut asiakirjat ovat saatavilla.`,
+    completedOwnerIntro: (title, id) =>
+      `Asiakirjakansiosi ”${title}” (tunnus ${id}) on valmis: kaikki allekirjoittajat ovat allekirjoittaneet, ja allekirjoitetut asiakirjat ovat saatavilla.`,
     attachedNotice: "Allekirjoitetut asiakirjat ovat tämän sähköpostin liitteinä.",
     notAttachedNotice: "Allekirjoitettuja asiakirjoja ei ole liitetty tähän sähköpostiin.",
     notAttachedSensitiveNotice: "Asiakirjat sisältävät arkaluonteisia tietoja, joten niitä ei ole liitetty tähän sähköpostiin.",
@@ -23,7 +24,8 @@ export const fi: NotifierMessages = {
   },
   subscriptionDisabled: {
     subject: (endpoint) => `Webhook-tilaus poistettu käytöstä: ${endpoint}`,
-    intro: (customer) => `Asiakkaan ${customer} webhook-tilaus on poistettu käytöstä. Siihen ei toimiteta tapahtumia, ennen kuin se otetaan uudelleen käyttöön.`,
+    intro: (customer) =>
+      `Asiakkaan ${customer} webhook-tilaus on poistettu käytöstä. Siihen ei toimiteta tapahtumia, ennen kuin se otetaan uudelleen käyttöön.`,
     endpoint: "Päätepiste",
     subscription: "Tilaus",
     eventTypes: "Tapahtumatyypit",
@@ -35,7 +37,8 @@ export const fi: NotifierMessages = {
     lastFailure: (description) => `Viimeisin epäonnistunut yritys: ${description}.`,
     howHeading: "Näin otat sen uudelleen käyttöön",
     stepAnswerFast: "Varmista, että päätepiste vastaa 2xx-koodilla 1 sekunnin kuluessa (kuittaa ensin, käsittele vasta sitten).",
-    stepReEnable: "Ota tilaus uudelleen käyttöön Edit Subscription -kutsulla, joka todennetaan samoin kuin muut API-kutsusi (X-Auth-Token). Voit korjata päätepisteen URL-osoitteen samalla kutsulla.",
+    stepReEnable:
+      "Ota tilaus uudelleen käyttöön Edit Subscription -kutsulla, joka todennetaan samoin kuin muut API-kutsusi (X-Auth-Token). Voit korjata päätepisteen URL-osoitteen samalla kutsulla.",
     resumeNotice: "Toimitukset, jotka odottivat käytöstä poiston aikana, jatkuvat heti, kun tilaus on taas aktiivinen.",
     webApplicationNotice: "Verkkosovelluksessa saman voi tehdä kohdassa Asetukset, Webhookit.",
     reason: (customer) => `Saat tämän sähköpostin, koska loit tämän tilauksen tai olet asiakkaan ${customer} ylläpitäjä.`,

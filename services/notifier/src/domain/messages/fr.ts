@@ -13,7 +13,8 @@ export const fr: NotifierMessages = {
     linkIntro: "Ouvrez les documents et signez ici :",
     completedSubject: (title) => `Signé par toutes les parties : ${title}`,
     completedIntro: (title) => `Toutes les parties ont signé « ${title} ».`,
-    completedOwnerIntro: (title, id) => `Votre dossier « ${title} » (id ${id}) est finalisé : tous les signataires ont signé et les documents signés sont disponibles.`,
+    completedOwnerIntro: (title, id) =>
+      `Votre dossier « ${title} » (id ${id}) est finalisé : tous les signataires ont signé et les documents signés sont disponibles.`,
     attachedNotice: "Les documents signés sont joints à cet e-mail.",
     notAttachedNotice: "Les documents signés ne sont pas joints à cet e-mail.",
     notAttachedSensitiveNotice: "Les documents contiennent des données sensibles ; ils ne sont donc pas joints à cet e-mail.",
@@ -35,7 +36,8 @@ export const fr: NotifierMessages = {
     lastFailure: (description) => `Dernière tentative échouée : ${description}.`,
     howHeading: "Comment le réactiver",
     stepAnswerFast: "Assurez-vous que le point de terminaison répond 2xx en moins d’une seconde (accusez réception d’abord, traitez ensuite).",
-    stepReEnable: "Réactivez l’abonnement avec l’appel Edit Subscription, authentifié comme vos autres appels d’API (X-Auth-Token). Vous pouvez corriger l’URL du point de terminaison dans le même appel.",
+    stepReEnable:
+      "Réactivez l’abonnement avec l’appel Edit Subscription, authentifié comme vos autres appels d’API (X-Auth-Token). Vous pouvez corriger l’URL du point de terminaison dans le même appel.",
     resumeNotice: "Les livraisons en attente pendant la désactivation reprennent dès qu’il est de nouveau actif.",
     webApplicationNotice: "L’application web propose la même chose sous Configuration, Webhooks.",
     reason: (customer) => `Vous recevez cet e-mail car vous avez créé cet abonnement ou êtes administrateur de ${customer}.`,

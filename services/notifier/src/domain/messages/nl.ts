@@ -13,7 +13,8 @@ export const nl: NotifierMessages = {
     linkIntro: "Open de documenten en onderteken hier:",
     completedSubject: (title) => `Door iedereen ondertekend: ${title}`,
     completedIntro: (title) => `Alle partijen hebben “${title}” ondertekend.`,
-    completedOwnerIntro: (title, id) => `Uw dossier “${title}” (id ${id}) is afgerond: alle ondertekenaars hebben getekend en de ondertekende documenten staan klaar.`,
+    completedOwnerIntro: (title, id) =>
+      `Uw dossier “${title}” (id ${id}) is afgerond: alle ondertekenaars hebben getekend en de ondertekende documenten staan klaar.`,
     attachedNotice: "De ondertekende documenten zijn als bijlage bij deze e-mail gevoegd.",
     notAttachedNotice: "De ondertekende documenten zijn niet bij deze e-mail gevoegd.",
     notAttachedSensitiveNotice: "De documenten bevatten gevoelige gegevens en zijn daarom niet bij deze e-mail gevoegd.",
@@ -23,7 +24,8 @@ export const nl: NotifierMessages = {
   },
   subscriptionDisabled: {
     subject: (endpoint) => `Webhook-abonnement uitgeschakeld: ${endpoint}`,
-    intro: (customer) => `Een webhook-abonnement van ${customer} is uitgeschakeld. Er worden geen gebeurtenissen meer naar afgeleverd totdat het weer is ingeschakeld.`,
+    intro: (customer) =>
+      `Een webhook-abonnement van ${customer} is uitgeschakeld. Er worden geen gebeurtenissen meer naar afgeleverd totdat het weer is ingeschakeld.`,
     endpoint: "Endpoint",
     subscription: "Abonnement",
     eventTypes: "Gebeurtenistypen",
@@ -35,7 +37,8 @@ export const nl: NotifierMessages = {
     lastFailure: (description) => `Laatste mislukte poging: ${description}.`,
     howHeading: "Zo schakelt u het weer in",
     stepAnswerFast: "Zorg dat het endpoint binnen 1 seconde met 2xx antwoordt (eerst bevestigen, daarna verwerken).",
-    stepReEnable: "Schakel het abonnement weer in met de aanroep Edit Subscription, geauthenticeerd zoals uw andere API-aanroepen (X-Auth-Token). In dezelfde aanroep kunt u de URL van het endpoint corrigeren.",
+    stepReEnable:
+      "Schakel het abonnement weer in met de aanroep Edit Subscription, geauthenticeerd zoals uw andere API-aanroepen (X-Auth-Token). In dezelfde aanroep kunt u de URL van het endpoint corrigeren.",
     resumeNotice: "Leveringen die wachtten terwijl het uitgeschakeld was, worden hervat zodra het weer actief is.",
     webApplicationNotice: "De webapplicatie biedt hetzelfde onder Configuratie, Webhooks.",
     reason: (customer) => `U ontvangt deze e-mail omdat u dit abonnement hebt aangemaakt of beheerder bent bij ${customer}.`,

@@ -35,7 +35,8 @@ export const no: NotifierMessages = {
     lastFailure: (description) => `Siste mislykkede forsøk: ${description}.`,
     howHeading: "Slik aktiverer du det igjen",
     stepAnswerFast: "Sørg for at endepunktet svarer med 2xx innen 1 sekund (bekreft først, behandle etterpå).",
-    stepReEnable: "Aktiver abonnementet igjen med kallet Edit Subscription, autentisert som de andre API-kallene dine (X-Auth-Token). Du kan rette endepunktets URL i det samme kallet.",
+    stepReEnable:
+      "Aktiver abonnementet igjen med kallet Edit Subscription, autentisert som de andre API-kallene dine (X-Auth-Token). Du kan rette endepunktets URL i det samme kallet.",
     resumeNotice: "Leveranser som ventet mens det var deaktivert, starter igjen så snart det er aktivt.",
     webApplicationNotice: "Webapplikasjonen tilbyr det samme under Konfigurasjon, Webhooks.",
     reason: (customer) => `Du mottar denne e-posten fordi du opprettet abonnementet eller er administrator hos ${customer}.`,

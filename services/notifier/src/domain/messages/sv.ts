@@ -35,7 +35,8 @@ export const sv: NotifierMessages = {
     lastFailure: (description) => `Senaste misslyckade försök: ${description}.`,
     howHeading: "Så aktiverar du den igen",
     stepAnswerFast: "Se till att slutpunkten svarar med 2xx inom 1 sekund (kvittera först, bearbeta sedan).",
-    stepReEnable: "Aktivera prenumerationen igen med anropet Edit Subscription, autentiserat som dina övriga API-anrop (X-Auth-Token). Du kan rätta slutpunktens URL i samma anrop.",
+    stepReEnable:
+      "Aktivera prenumerationen igen med anropet Edit Subscription, autentiserat som dina övriga API-anrop (X-Auth-Token). Du kan rätta slutpunktens URL i samma anrop.",
     resumeNotice: "Leveranser som väntade medan den var inaktiverad startar igen så snart den är aktiv.",
     webApplicationNotice: "Webbapplikationen erbjuder samma sak under Konfiguration, Webhooks.",
     reason: (customer) => `Du får det här mejlet eftersom du har skapat prenumerationen eller är administratör hos ${customer}.`,
