@@ -85,7 +85,10 @@ export async function waitForJob(poller: JobPoller, uuid: string, payloadHash: s
     for (;;) {
       const last = poller.lastAnsweredPollAt(uuid);
       const wakeAt = Math.max(notBefore, last === undefined ? 0 : last + minInterval);
-      await sleep(wakeAt - Date.now(), signal);
+      // A timer may fire a millisecond before Date.now() reaches wakeAt (seen: a poll 4,999 ms after
+      // the last answer): never poll early.
+      while (Date.now() < wakeAt) await sleep(wakeAt - Date.now(), signal);
+      signal.throwIfAborted();
       let job: Job;
       try {
         job = await poller.getJob(uuid, payloadHash, { signal });

@@ -81,7 +81,9 @@ export async function issueCertificate(opts: IssueOptions): Promise<pkijs.Certif
   const cert = new pkijs.Certificate();
   cert.version = 2;
   const serial = randomBytes(16);
-  serial[0] = (serial[0] ?? 0) & 0x7f; // positive INTEGER
+  // A positive INTEGER in minimal DER: top bit clear, and a first byte never zero (a leading 0x00
+  // before a byte below 0x80 is non-minimal, which OpenSSL refuses: one certificate in 128 failed).
+  serial[0] = ((serial[0] ?? 0) & 0x7f) | 0x40;
   cert.serialNumber = new asn1js.Integer({ valueHex: serial });
   cert.subject = toRdn(opts.subject);
   cert.issuer = opts.issuer ? opts.issuer.subject : toRdn(opts.subject);

@@ -16,10 +16,11 @@ export async function startSealer(config: AppConfig, db: Db, logger: Logger): Pr
     tsaUrl: config.TSA_URL,
     developmentDir: config.SEAL_DEVELOPMENT_DIR,
   });
-  await db.sealCertificate.upsert({
-    where: { sha256: sealer.certificateSha256 },
-    create: { sha256: sealer.certificateSha256, subject: sealer.certificateSubject, certificate: Buffer.from(sealer.key.certificate) },
-    update: {},
+  // INSERT ... ON CONFLICT DO NOTHING: replicas starting together record the same certificate at
+  // once (Prisma's upsert reads, then inserts: the second replica failed its start on the primary key).
+  await db.sealCertificate.createMany({
+    data: [{ sha256: sealer.certificateSha256, subject: sealer.certificateSubject, certificate: Buffer.from(sealer.key.certificate) }],
+    skipDuplicates: true,
   });
   logger.info("seal ready", {
     certificateSha256: sealer.certificateSha256,
