@@ -21,6 +21,8 @@ import { docsRouter } from "./docs/docs-router";
 import { httpMetrics, metricsRouter } from "./http/metrics";
 import { queueDashboard } from "./admin/queue-dashboard";
 import { verificationRouter } from "./verification/verification-router";
+import { answerContract } from "./http/answer-contract";
+import { gatewayRoutes } from "./openapi/gateway-routes";
 
 /** TRUST_PROXY as Express takes it: a hop count, true/false, or addresses and names (`loopback`). */
 function trustProxy(setting: string | undefined): boolean | number | string {
@@ -35,6 +37,11 @@ export function buildApp(ctx: GatewayContext): Express {
   app.disable("x-powered-by");
   app.set("trust proxy", trustProxy(ctx.config.TRUST_PROXY));
   app.use(requestContext(ctx.logger));
+  const identityProvider = createIdentityProvider(ctx.config);
+  const routeOptions = { developmentRoutes: identityProvider instanceof IdentityProviderSimulator };
+  // Outside production every JSON answer is checked against its route's declared contract (the one
+  // /openapi.json is built from): logged in development, a 500 under NODE_ENV=test.
+  if (!ctx.config.production) app.use(answerContract(gatewayRoutes(ctx.config, routeOptions), ctx.config.NODE_ENV === "test" ? "fail" : "log", ctx.logger));
   app.use(httpMetrics());
   app.use(express.json({ limit: "100kb" }));
   app.use(express.urlencoded({ extended: false, limit: "20kb" }));
@@ -52,10 +59,9 @@ export function buildApp(ctx: GatewayContext): Express {
   app.use(webhookSubscriptionRouter(ctx));
   app.use(signerDeleteRouter(ctx));
   app.use(verificationRouter(ctx));
-  const identityProvider = createIdentityProvider(ctx.config);
   app.use(signingRouter(ctx, identityProvider));
   if (identityProvider instanceof IdentityProviderSimulator) app.use(identityProviderSimulatorRouter(identityProvider));
-  app.use(openApiRouter(ctx.config, { developmentRoutes: identityProvider instanceof IdentityProviderSimulator }));
+  app.use(openApiRouter(ctx.config, routeOptions));
   app.use(docsRouter());
   app.use(notFound);
   app.use(errorHandler(ctx.logger));

@@ -1,8 +1,8 @@
 import { Router } from "express";
 import type { AppConfig } from "@esign/config";
 import { buildOpenApiDocument } from "./build-document";
-import { gatewayRoutes, type GatewayRouteOptions } from "./routes";
-import { OPENAPI_DOCUMENT_PATH } from "./routes/system-routes";
+import { gatewayRoutes, type GatewayRouteOptions } from "./gateway-routes";
+import { OPENAPI_DOCUMENT_PATH } from "../http/system-contracts";
 
 export const OPENAPI_PATH = OPENAPI_DOCUMENT_PATH;
 

@@ -1,7 +1,7 @@
-import { ZAuthorize } from "../../identity/idp-simulator-route";
-import { IDP_SIMULATOR_PATH } from "../../identity/idp-simulator";
-import { REQUEST_COMPONENTS } from "../request-schemas";
-import { PUBLIC, TAGS, type RouteDoc } from "../route-doc";
+import { ZAuthorize } from "./idp-simulator-route";
+import { IDP_SIMULATOR_PATH } from "./idp-simulator";
+import { REQUEST_COMPONENTS } from "../openapi/request-schemas";
+import { PUBLIC, TAGS, type RouteDoc } from "../openapi/route-doc";
 
 const NOTE =
   "Development only: mounted when IDENTITY_PROVIDER=simulator outside production, never in production. " + "It approves whoever clicks; it is not a real eID.";

@@ -6,10 +6,10 @@ import {
   ZSigningDocumentParams,
   ZSigningParams,
   ZTrackingPixelParams,
-} from "../request-schemas";
-import { ZRedirectAnswer, ZSignerActionAnswer, ZSigningView } from "../response-schemas";
-import { SIGNING_ASSETS_PATH, ZPdfjsFileParams, ZPdfjsFolderParams, ZSigningAssetParams } from "../../signing/signing-assets";
-import { errors, json, PUBLIC, TAGS, type ResponseDoc, type RouteDoc } from "../route-doc";
+} from "../openapi/request-schemas";
+import { ZRedirectAnswer, ZSignerActionAnswer, ZSigningView } from "../openapi/response-schemas";
+import { SIGNING_ASSETS_PATH, ZPdfjsFileParams, ZPdfjsFolderParams, ZSigningAssetParams } from "./signing-assets";
+import { errors, json, PUBLIC, TAGS, type ResponseDoc, type RouteDoc } from "../openapi/route-doc";
 
 const NEGOTIATION =
   "The signing token in the path is the credential. Browsers get HTML pages (also for refusals); " +

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { AppConfig } from "@esign/config";
-import { CREATE_PATH } from "../../casefiles/create-route";
-import { FILE_FIELDS } from "../../casefiles/upload-middleware";
-import { JOB_STATUS_PATH } from "../../jobs/job-status-route";
-import { PENNEO_API_VERSIONS } from "../../casefiles/penneo-routes";
+import { CREATE_PATH } from "./create-route";
+import { FILE_FIELDS } from "./upload-middleware";
+import { JOB_STATUS_PATH } from "../jobs/job-status-route";
+import { PENNEO_API_VERSIONS } from "./penneo-routes";
 import {
   REQUEST_COMPONENTS,
   ZBinaryFile,
@@ -13,7 +13,7 @@ import {
   ZDocumentFileParams,
   ZDocumentParams,
   ZSignerParams,
-} from "../request-schemas";
+} from "../openapi/request-schemas";
 import {
   ZBase64Pdf,
   ZBase64PdfList,
@@ -27,8 +27,8 @@ import {
   ZSignerList,
   ZSigningRequestList,
   ZUser,
-} from "../response-schemas";
-import { API_AUTH, errors, json, TAGS, type ResponseDoc, type RouteDoc } from "../route-doc";
+} from "../openapi/response-schemas";
+import { API_AUTH, errors, json, TAGS, type ResponseDoc, type RouteDoc } from "../openapi/route-doc";
 
 const mb = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 

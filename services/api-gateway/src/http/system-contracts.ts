@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { AppConfig } from "@esign/config";
-import { DOCS_ASSETS_PATH, DOCS_PATH, ZDocsAssetParams } from "../../docs/docs-assets";
-import { ZBinaryFile } from "../request-schemas";
-import { ZHealth, ZOpenApiDocument, ZReadiness } from "../response-schemas";
-import { errors, json, PUBLIC, TAGS, type RouteDoc } from "../route-doc";
+import { DOCS_ASSETS_PATH, DOCS_PATH, ZDocsAssetParams } from "../docs/docs-assets";
+import { ZBinaryFile } from "../openapi/request-schemas";
+import { ZHealth, ZOpenApiDocument, ZReadiness } from "../openapi/response-schemas";
+import { errors, json, PUBLIC, TAGS, type RouteDoc } from "../openapi/route-doc";
 
 /** Kept here rather than imported from openapi-router.ts, which imports this file. */
 export const OPENAPI_DOCUMENT_PATH = "/openapi.json";

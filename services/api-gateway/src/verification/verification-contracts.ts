@@ -1,7 +1,7 @@
 import type { AppConfig } from "@esign/config";
-import { REQUEST_COMPONENTS } from "../request-schemas";
-import { ZDocumentVerification, ZDocumentVerificationParams, ZPublicVerification } from "../../verification/verification-schemas";
-import { API_AUTH, errors, json, PUBLIC, TAGS, type RouteDoc } from "../route-doc";
+import { REQUEST_COMPONENTS } from "../openapi/request-schemas";
+import { ZDocumentVerification, ZDocumentVerificationParams, ZPublicVerification } from "./verification-schemas";
+import { API_AUTH, errors, json, PUBLIC, TAGS, type RouteDoc } from "../openapi/route-doc";
 
 const mb = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 

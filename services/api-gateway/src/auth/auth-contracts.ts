@@ -1,6 +1,6 @@
-import { REQUEST_COMPONENTS } from "../request-schemas";
-import { ZOAuthErrorBody, ZTokenAnswer } from "../response-schemas";
-import { CLIENT_AUTH, json, TAGS, type RouteDoc } from "../route-doc";
+import { REQUEST_COMPONENTS } from "../openapi/request-schemas";
+import { ZOAuthErrorBody, ZTokenAnswer } from "../openapi/response-schemas";
+import { CLIENT_AUTH, json, TAGS, type RouteDoc } from "../openapi/route-doc";
 
 export const authRoutes = (): RouteDoc[] => [
   {

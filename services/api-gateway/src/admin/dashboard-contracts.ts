@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { DASHBOARD_PATH } from "../../admin/queue-dashboard";
-import { REQUEST_COMPONENTS } from "../request-schemas";
-import { errors, PUBLIC, TAGS, type RouteDoc, type Security } from "../route-doc";
+import { DASHBOARD_PATH } from "./queue-dashboard";
+import { REQUEST_COMPONENTS } from "../openapi/request-schemas";
+import { errors, PUBLIC, TAGS, type RouteDoc, type Security } from "../openapi/route-doc";
 
 const ADMIN: Security = [{ XAuthToken: [] }, { BearerAuth: [] }, { QueueDashboardSession: [] }];
 const html = { "text/html": null };

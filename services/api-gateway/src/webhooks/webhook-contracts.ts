@@ -1,8 +1,8 @@
-import { MAX_ACTIVE_SUBSCRIPTIONS } from "../../webhooks/active-limit";
-import { SUBSCRIPTIONS_PATH, ZDeliveriesQuery } from "../../webhooks/subscription-schemas";
-import { REQUEST_COMPONENTS, ZRedeliverParams, ZSubscriptionParams } from "../request-schemas";
-import { ZDeliveryPage, ZEventIdAnswer, ZSubscription, ZSubscriptionList } from "../response-schemas";
-import { API_AUTH, errors, json, TAGS, type ResponseDoc, type RouteDoc } from "../route-doc";
+import { MAX_ACTIVE_SUBSCRIPTIONS } from "./active-limit";
+import { SUBSCRIPTIONS_PATH, ZDeliveriesQuery } from "./subscription-schemas";
+import { REQUEST_COMPONENTS, ZRedeliverParams, ZSubscriptionParams } from "../openapi/request-schemas";
+import { ZDeliveryPage, ZEventIdAnswer, ZSubscription, ZSubscriptionList } from "../openapi/response-schemas";
+import { API_AUTH, errors, json, TAGS, type ResponseDoc, type RouteDoc } from "../openapi/route-doc";
 
 const byId = `${SUBSCRIPTIONS_PATH}/{id}`;
 

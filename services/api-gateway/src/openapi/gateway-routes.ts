@@ -1,13 +1,13 @@
 import type { AppConfig } from "@esign/config";
-import type { RouteDoc } from "../route-doc";
-import { queueDashboardRoutes } from "./admin-routes";
-import { authRoutes } from "./auth-routes";
-import { caseFileRoutes } from "./casefile-routes";
-import { developmentRoutes } from "./development-routes";
-import { signingRoutes } from "./signing-routes";
-import { systemRoutes } from "./system-routes";
-import { verificationRoutes } from "./verification-routes";
-import { webhookRoutes } from "./webhook-routes";
+import type { RouteDoc } from "./route-doc";
+import { queueDashboardRoutes } from "../admin/dashboard-contracts";
+import { authRoutes } from "../auth/auth-contracts";
+import { caseFileRoutes } from "../casefiles/casefile-contracts";
+import { developmentRoutes } from "../identity/simulator-contracts";
+import { signingRoutes } from "../signing/signing-contracts";
+import { systemRoutes } from "../http/system-contracts";
+import { verificationRoutes } from "../verification/verification-contracts";
+import { webhookRoutes } from "../webhooks/webhook-contracts";
 
 export interface GatewayRouteOptions {
   /** Whether the identity-provider simulator is mounted (app.ts decides; never in production). */
