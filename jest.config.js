@@ -16,6 +16,8 @@ const ALL = ["<rootDir>/{packages,services,test}/**/test/**/*.test.ts", "<rootDi
 
 module.exports = {
   testTimeout: 60000,
+  // Slowest first, and shards balanced by running time (scripts/test.ts runs the integration tier in shards).
+  testSequencer: "<rootDir>/test/support/sequencer.js",
   projects: [
     { ...common, displayName: "unit", testMatch: ALL.map((p) => p.replace(/\.test\.ts$/, ".unit.test.ts")) },
     {

@@ -1,17 +1,23 @@
 // The one test command: `pnpm test`. Runs the unit tier (`*.unit.test.ts`: no PostgreSQL, no Redis, in
-// parallel), then the integration tier (everything else, against real PostgreSQL and Redis, each run
-// in its own database and Redis prefix, see test/support/global-setup.ts), then prints
-// "N passed, N failed" as its last line. `pnpm test:unit` (`--unit`) runs the first tier alone; other
-// arguments are Jest's test path filters, applied to both tiers.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+// parallel), then the integration tier (everything else, against real PostgreSQL and Redis), then
+// prints "N passed, N failed" as its last line. `pnpm test:unit` (`--unit`) runs the first tier alone;
+// other arguments are Jest's test path filters, applied to both tiers.
+//
+// The integration tier runs as TEST_SHARDS shards at once (default: one more than the cores: most
+// end-to-end suites spend much of their time waiting on timers and outages), each a Jest
+// process of its own with its own database, Redis prefix and storage (test/support/global-setup.ts),
+// its files one at a time, balanced by running time (test/support/sequencer.js).
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { ensurePostgres } from "./up/ensure-postgres";
 import { ensureRedis } from "./up/ensure-redis";
 
 const ROOT = path.resolve(__dirname, "..");
-const RESULTS = path.join(ROOT, ".data", "test-results.json");
+const DATA = path.join(ROOT, ".data");
+const TIMINGS = path.join(DATA, "test-timings.json");
 
 const ZJestResults = z.object({
   numPassedTests: z.number(),
@@ -19,6 +25,7 @@ const ZJestResults = z.object({
   numPendingTests: z.number(),
   numRuntimeErrorTestSuites: z.number(),
   success: z.boolean(),
+  testResults: z.array(z.object({ name: z.string(), startTime: z.number(), endTime: z.number() })),
 });
 
 interface TierResult {
@@ -26,41 +33,86 @@ interface TierResult {
   failed: number;
   skipped: number;
   ok: boolean;
+  /** Seconds per test file, by path from the repository root. */
+  timings: Record<string, number>;
 }
 
-/** Runs one tier (a Jest project) and reads its results; a run that wrote none counts as one failure. */
-function runTier(project: "unit" | "integration", extra: string[], filters: string[]): TierResult {
-  const out = RESULTS.replace(/\.json$/, `-${project}.json`);
+/** Runs one Jest process and reads its results; a run that wrote none counts as one failure. */
+function runJest(name: string, args: string[]): Promise<TierResult> {
+  const out = path.join(DATA, `test-results-${name}.json`);
   rmSync(out, { force: true });
-  const args = ["--selectProjects", project, "--passWithNoTests", "--json", `--outputFile=${out}`, ...extra, ...filters];
-  const jest = spawnSync(path.join(ROOT, "node_modules/.bin/jest"), args, { cwd: ROOT, stdio: "inherit" });
-  if (!existsSync(out)) return { passed: 0, failed: 1, skipped: 0, ok: false };
-  const r = ZJestResults.parse(JSON.parse(readFileSync(out, "utf8")));
-  // A suite that crashed before running its tests counts as a failure too.
-  const failed = r.numFailedTests + r.numRuntimeErrorTestSuites;
-  return { passed: r.numPassedTests, failed, skipped: r.numPendingTests, ok: r.success && failed === 0 && jest.status === 0 };
+  const jest = spawn(path.join(ROOT, "node_modules/.bin/jest"), ["--passWithNoTests", "--json", `--outputFile=${out}`, ...args], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
+  return new Promise((resolve) => {
+    jest.once("exit", (status) => {
+      if (!existsSync(out)) return resolve({ passed: 0, failed: 1, skipped: 0, ok: false, timings: {} });
+      const r = ZJestResults.parse(JSON.parse(readFileSync(out, "utf8")));
+      // A suite that crashed before running its tests counts as a failure too.
+      const failed = r.numFailedTests + r.numRuntimeErrorTestSuites;
+      const timings: Record<string, number> = {};
+      for (const t of r.testResults) {
+        timings[path.relative(ROOT, t.name).split(path.sep).join("/")] = Math.round((t.endTime - t.startTime) / 100) / 10;
+      }
+      resolve({ passed: r.numPassedTests, failed, skipped: r.numPendingTests, ok: r.success && failed === 0 && status === 0, timings });
+    });
+  });
+}
+
+function sum(results: TierResult[]): TierResult {
+  return results.reduce(
+    (a, r) => ({
+      passed: a.passed + r.passed,
+      failed: a.failed + r.failed,
+      skipped: a.skipped + r.skipped,
+      ok: a.ok && r.ok,
+      timings: { ...a.timings, ...r.timings },
+    }),
+    { passed: 0, failed: 0, skipped: 0, ok: true, timings: {} },
+  );
+}
+
+/** Keeps each file's last running time so the next run's shards are balanced on this machine. */
+function recordTimings(timings: Record<string, number>): void {
+  let known: Record<string, number> = {};
+  try {
+    known = z.record(z.string(), z.number()).parse(JSON.parse(readFileSync(TIMINGS, "utf8")));
+  } catch {
+    // first run, or a damaged file: start afresh
+  }
+  writeFileSync(TIMINGS, `${JSON.stringify({ ...known, ...timings }, null, 2)}\n`);
 }
 
 async function main(): Promise<number> {
   const unitOnly = process.argv.includes("--unit");
   const filters = process.argv.slice(2).filter((a) => a !== "--unit");
-  mkdirSync(path.dirname(RESULTS), { recursive: true });
-  // The unit tier needs neither PostgreSQL nor Redis, and runs in parallel.
-  const tiers: TierResult[] = [runTier("unit", ["--maxWorkers=2"], filters)];
+  mkdirSync(DATA, { recursive: true });
+  // The unit tier needs neither PostgreSQL nor Redis, and runs in parallel. First and alone: beside
+  // the integration shards its type check starved them (a CI run went from 325 s to over 400 s).
+  const tiers: TierResult[] = [await runJest("unit", ["--selectProjects", "unit", "--maxWorkers=2", ...filters])];
   if (!unitOnly) {
     // Same as `pnpm start`: use the running servers, or start local ones when they are absent.
     await ensurePostgres(process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres", ROOT);
     await ensureRedis(process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379", ROOT);
-    // One suite at a time: end-to-end suites start real service processes, and timing checks (200 ms
-    // connect limit, ladder spacing) must not compete for the two cores with a parallel suite.
-    tiers.push(runTier("integration", ["--runInBand"], filters));
+    const shards = z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(os.availableParallelism() + 1)
+      .parse(process.env.TEST_SHARDS || undefined);
+    // Within a shard one file at a time: end-to-end suites start real service processes, and their
+    // timing checks (connect limits, ladder spacing) must not compete with many other suites.
+    const runs = Array.from({ length: shards }, (_, i) =>
+      runJest(`integration-${i + 1}`, ["--selectProjects", "integration", "--runInBand", `--shard=${i + 1}/${shards}`, ...filters]),
+    );
+    tiers.push(sum(await Promise.all(runs)));
   }
-  const passed = tiers.reduce((n, t) => n + t.passed, 0);
-  const failed = tiers.reduce((n, t) => n + t.failed, 0);
-  const skippedCount = tiers.reduce((n, t) => n + t.skipped, 0);
-  const skipped = skippedCount > 0 ? `, ${skippedCount} skipped` : "";
-  process.stdout.write(`${passed} passed, ${failed} failed${skipped}\n`);
-  return failed > 0 || tiers.some((t) => !t.ok) ? 1 : 0;
+  const total = sum(tiers);
+  recordTimings(total.timings);
+  const skipped = total.skipped > 0 ? `, ${total.skipped} skipped` : "";
+  process.stdout.write(`${total.passed} passed, ${total.failed} failed${skipped}\n`);
+  return total.ok ? 0 : 1;
 }
 
 main().then(

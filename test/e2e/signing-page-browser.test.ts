@@ -215,7 +215,9 @@ const DESKTOP = { viewport: { width: 1280, height: 900 } };
     expect(await done.locator("h2").innerText()).toBe("Underskrevet");
     expect(await done.innerText()).toMatch(/Tak! Din underskrift er registreret\. Du underskrev den \d{1,2}\. \p{L}+ \d{4} kl\. \d{2}\.\d{2} UTC\./u);
     expect(await page.locator("#sign").count()).toBe(0);
-    await page.locator('.viewer[data-rendered="2"]').waitFor();
+    // The contract is drawn again: its 2 pages, or more once the case file is sealed (the audit trail
+    // follows the original pages), depending on whether finalization beat this reload.
+    await page.waitForFunction('Number(document.querySelector(".viewer")?.dataset.rendered) >= 2', undefined, { timeout: 30_000 });
     await expectAccessible(page, "da phone, signed");
     await shoot(page, "signing-page-da-phone-signed.png", false);
 

@@ -6,7 +6,11 @@ import type { ServiceSpec } from "../../scripts/up/services";
 
 const REPO_ROOT = path.resolve(__dirname, "../..");
 const dir = mkdtempSync(path.join(os.tmpdir(), "supervise-"));
-const policy: RestartPolicy = { quickExitMs: 400, maxQuickExits: 3, firstDelayMs: 50, maxDelayMs: 200 };
+// A run counts from the spawn, so it includes Node and tsx starting: 0.2-0.3 s on a quiet machine,
+// over 1 s beside the soak suite. Each test keeps its runs far from the quick-exit threshold: a
+// service that runs a while (2 s after starting) against 1 s, a crash at start against 10 s.
+const policy: RestartPolicy = { quickExitMs: 1000, maxQuickExits: 3, firstDelayMs: 50, maxDelayMs: 200 };
+const crashLoopPolicy: RestartPolicy = { ...policy, quickExitMs: 10_000 };
 
 function spec(name: string, env: Record<string, string>): ServiceSpec {
   return {
@@ -30,7 +34,7 @@ const until = async (check: () => boolean, ms = 20_000) => {
 
 describe("pnpm start's supervisor", () => {
   it("restarts a service that dies after running a while, leaves the others alone, and stops all on request", async () => {
-    const sup = supervise([spec("steady", {}), spec("crashy", { FLAKY_CRASH_AFTER_MS: "1200" })], REPO_ROOT, policy);
+    const sup = supervise([spec("steady", {}), spec("crashy", { FLAKY_CRASH_AFTER_MS: "2000" })], REPO_ROOT, policy);
     await until(() => starts("crashy") >= 3);
     expect(starts("steady")).toBe(1);
     expect(sup.stopping.aborted).toBe(false);
@@ -39,7 +43,7 @@ describe("pnpm start's supervisor", () => {
   }, 60_000);
 
   it("stops everything with a non-zero code when a service crashes right after every start (a crash loop)", async () => {
-    const sup = supervise([spec("fine", {}), spec("broken", { FLAKY_CRASH_AFTER_MS: "0" })], REPO_ROOT, policy);
+    const sup = supervise([spec("fine", {}), spec("broken", { FLAKY_CRASH_AFTER_MS: "0" })], REPO_ROOT, crashLoopPolicy);
     expect(await sup.done).toBe(1);
     expect(starts("broken")).toBe(3);
     expect(sup.stopping.aborted).toBe(true);

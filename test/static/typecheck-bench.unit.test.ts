@@ -1,0 +1,6 @@
+import { outputOf } from "./code-health";
+
+// The benchmarks have their own project (bench/tsconfig.json): they import across the workspace.
+it("type-checks the benchmarks", async () => {
+  expect(await outputOf("tsc", ["-p", "bench/tsconfig.json"])).toBe("");
+}, 180_000);
