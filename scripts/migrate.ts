@@ -5,9 +5,11 @@ import { applyMigrations, ensureDatabase } from "@esign/db";
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const created = await ensureDatabase(config.DATABASE_URL);
-  if (created) process.stderr.write(`created database ${new URL(config.DATABASE_URL).pathname.slice(1)}\n`);
-  const applied = await applyMigrations(config.DATABASE_URL, undefined, (m) => process.stderr.write(`${m}\n`));
+  // Migrations hold a session-level advisory lock: never through a transaction-mode pooler.
+  const url = config.DATABASE_SESSION_URL ?? config.DATABASE_URL;
+  const created = await ensureDatabase(url);
+  if (created) process.stderr.write(`created database ${new URL(url).pathname.slice(1)}\n`);
+  const applied = await applyMigrations(url, undefined, (m) => process.stderr.write(`${m}\n`));
   process.stderr.write(applied.length > 0 ? `applied ${applied.length} migration(s)\n` : "database is up to date\n");
 }
 

@@ -76,7 +76,8 @@ async function main(): Promise<number> {
   const config = loadConfig();
   await ensurePostgres(config.DATABASE_URL, REPO_ROOT);
   await ensureRedis(config.REDIS_URL, REPO_ROOT);
-  await migrate(config.DATABASE_URL);
+  // Migrations hold a session-level advisory lock: never through a transaction-mode pooler.
+  await migrate(config.DATABASE_SESSION_URL ?? config.DATABASE_URL);
   const demo = await ensureDemoCustomer(config.DATABASE_URL, config.ENCRYPTION_KEY, CREDENTIALS_FILE);
   ok(demo.created ? `created demo customer ${demo.credentials.customerId}` : `reusing demo customer ${demo.credentials.customerId}`);
   return runServices(config, demo.credentials);

@@ -6,8 +6,9 @@ import { startSystem, type System } from "../support/system";
 let system: System;
 let pdfs: { name: string; content: Buffer }[];
 
-// Short lock and stall intervals so a dead worker's job is noticed in seconds, not the default 30 s.
-const WORKER_ENV = { QUEUE_LOCK_DURATION_MS: "2000", QUEUE_STALLED_INTERVAL_MS: "1000" };
+// Short lock and stall intervals so a dead worker's job is noticed in seconds, not the default 30 s;
+// the sweeper every 2 s instead of 15 s, so an orphaned job is found soon after it is 30 s idle.
+const WORKER_ENV = { QUEUE_LOCK_DURATION_MS: "2000", QUEUE_STALLED_INTERVAL_MS: "1000", SWEEP_INTERVAL_MS: "2000" };
 
 beforeAll(async () => {
   system = await startSystem(["casefile-worker"], WORKER_ENV, { JOB_POLL_LIMIT_PER_MINUTE: "0" });

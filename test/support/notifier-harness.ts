@@ -4,10 +4,10 @@ import { readFile, readdir } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { encryptSecret, sha256Hex } from "@esign/db";
-import { Producer, createRedis } from "@esign/queue";
+import { Producer, createRedis, type RedisConnection } from "@esign/queue";
 import type { JobData, JobNames } from "@esign/schema";
 import { LocalFileStorage } from "@esign/storage";
-import type { Redis } from "ioredis";
+
 import { TEST_ENCRYPTION_KEY, newCustomer, testDb } from "./api";
 import { makePdf } from "./pdf";
 import { startService, type ServiceProcess } from "./services";
@@ -43,7 +43,7 @@ export async function startHarness(name: string, env: Record<string, string> = {
     LOG_LEVEL: "info",
     ...env,
   });
-  const redis: Redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "worker");
+  const redis: RedisConnection = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "worker");
   const producer = new Producer(redis, prefix);
   return {
     sink,

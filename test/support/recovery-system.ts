@@ -47,7 +47,7 @@ export const TIMING = {
   /** Trickle before the outage: signable case files build up, so signatures happen during it. */
   warmupMs: 6000,
   /** Trickle after it. */
-  afterMs: 6000,
+  afterMs: 4000,
 } as const;
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -90,8 +90,18 @@ export function deliveryLog(receiver: Receiver, path: string, opts: { failFirst?
   return log;
 }
 
+/** One create of a trickle: its case file, and whether its signers sign (false: left to a timer). */
+export interface TrickleCase {
+  caseFile: Record<string, unknown>;
+  sign: boolean;
+}
+
 export interface TrickleOptions {
   gatewayUrl: string;
+  /** Replicas: creates and signings go to these in turn (default: gatewayUrl alone). */
+  gatewayUrls?: string[];
+  /** The n-th create's case file (default: one signer, one document, signed). */
+  caseFile?: (n: number, pdfName: string) => TrickleCase;
   token: string;
   db: Db;
   encryptionKey: string;
@@ -103,6 +113,7 @@ export interface TrickleOptions {
 }
 
 interface Signable {
+  caseFileId: number;
   signerId: number;
   name: string;
   link: string;
@@ -110,6 +121,18 @@ interface Signable {
 }
 
 const ZJobRow = z.object({ id: z.string(), result: ZStoredJobResult });
+
+// A signing refused for now (the signer's round or sendAt has not come): the signer tries again later.
+const NOT_YET = new Set(["not_yet_sent", "not_active", "service_unavailable"]);
+
+const defaultCase = (n: number, pdfName: string): TrickleCase => ({
+  caseFile: {
+    title: `Recovery ${n}`,
+    signers: [{ name: `Signer ${n}`, email: `signer${n}@example.com`, enableInsecureSigning: true, insecureSigningMethods: ["text"] }],
+    documents: [{ title: "Contract", name: pdfName }],
+  },
+  sign: true,
+});
 
 const answerOf = async (sentAt: number, res: { status: number; headers: Headers; body: unknown }): Promise<Answer> => {
   const body = res.body as { error?: unknown } | undefined;
@@ -142,19 +165,43 @@ export class Trickle {
   readonly signings: Answer[] = [];
   /** Signers whose signature was accepted. */
   readonly signed = new Set<number>();
-  private readonly waiting = new Set<string>();
+  /** Case files whose signers were told to sign (all of them, eventually). */
+  readonly signing = new Set<number>();
+  /** Signings given up on: an answer that is neither success nor "try later". */
+  readonly givenUp: { caseFileId: number; signerId: number; status: number; errorCode?: string }[] = [];
+  /** Creation jobs accepted and not yet seen completed: do their signers sign? */
+  private readonly waiting = new Map<string, boolean>();
   private readonly signable: Signable[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private readonly timers: NodeJS.Timeout[] = [];
   private watching = false;
   private counter = 0;
+  private turn = 0;
+  /** Signings under way: a 503 puts its signer back into the stock, so the stock is not final yet. */
+  private signingNow = 0;
 
   constructor(private readonly o: TrickleOptions) {}
+
+  /** The next gateway, in turn. */
+  private gateway(): string {
+    const all = this.o.gatewayUrls ?? [this.o.gatewayUrl];
+    return all[this.turn++ % all.length]!;
+  }
 
   start(): void {
     this.timers.push(setInterval(() => this.track(this.createOne()), this.o.createEveryMs));
     this.timers.push(setInterval(() => this.track(this.signOne()), this.o.signEveryMs));
     this.timers.push(setInterval(() => this.track(this.watch()), 200));
+  }
+
+  /** Stops creating; signers go on signing what they have and what completes meanwhile. */
+  stopCreating(): void {
+    clearInterval(this.timers[0]);
+  }
+
+  /** Every accepted create was seen completed and every signer of it has signed. */
+  get drained(): boolean {
+    return this.waiting.size === 0 && this.signable.length === 0 && this.signingNow === 0;
   }
 
   async stop(): Promise<void> {
@@ -173,20 +220,13 @@ export class Trickle {
 
   private async createOne(): Promise<void> {
     const n = ++this.counter;
-    const name = `Signer ${n}`;
-    const payload = {
-      caseFile: {
-        title: `Recovery ${n}`,
-        signers: [{ name, email: `signer${n}@example.com`, enableInsecureSigning: true, insecureSigningMethods: ["text"] }],
-        documents: [{ title: "Contract", name: "contract.pdf" }],
-      },
-    };
+    const { caseFile, sign } = (this.o.caseFile ?? defaultCase)(n, "contract.pdf");
     const sentAt = Date.now();
     try {
-      const res = await postCreate(this.o.gatewayUrl, this.o.token, payload, this.files());
+      const res = await postCreate(this.gateway(), this.o.token, { caseFile }, this.files());
       const jobId = res.status === 200 ? res.body.jobs[0]?.uuid : undefined;
       this.creates.push({ ...(await answerOf(sentAt, res)), ...(jobId ? { jobId } : {}) });
-      if (jobId) this.waiting.add(jobId);
+      if (jobId) this.waiting.set(jobId, sign);
     } catch (err) {
       this.creates.push(failedAnswer(sentAt, err));
     }
@@ -197,12 +237,19 @@ export class Trickle {
     if (this.watching || this.waiting.size === 0) return;
     this.watching = true;
     try {
-      const rows = await this.o.db.creationJob.findMany({ where: { id: { in: [...this.waiting] }, status: "completed" }, select: { id: true, result: true } });
+      const rows = await this.o.db.creationJob.findMany({
+        where: { id: { in: [...this.waiting.keys()] }, status: "completed" },
+        select: { id: true, result: true },
+      });
       for (const row of rows) {
         const { id, result } = ZJobRow.parse(row);
+        const sign = this.waiting.get(id);
         this.waiting.delete(id);
+        if (!sign) continue;
+        const caseFileId = result.caseFile.id;
+        this.signing.add(caseFileId);
         const links = z.array(ZSigningLinkItem).parse(JSON.parse(decryptSecret(result.signingLinksEnc, this.o.encryptionKey)));
-        for (const l of links) this.signable.push({ signerId: l.signerId, name: l.name, link: l.signingLink, readyAt: Date.now() });
+        for (const l of links) this.signable.push({ caseFileId, signerId: l.signerId, name: l.name, link: l.signingLink, readyAt: Date.now() });
       }
     } catch {
       // The test's own database connection is down with PostgreSQL: look again on the next tick.
@@ -212,16 +259,36 @@ export class Trickle {
   }
 
   private async signOne(): Promise<void> {
+    this.signingNow++;
+    try {
+      await this.signNext();
+    } finally {
+      this.signingNow--;
+    }
+  }
+
+  private async signNext(): Promise<void> {
     const i = this.signable.findIndex((s) => s.readyAt <= Date.now() - this.o.signAfterMs);
     if (i < 0) return;
     const [next] = this.signable.splice(i, 1);
     const sentAt = Date.now();
+    // The link names the first gateway; any replica serves the same path.
+    const link = new URL(next!.link);
+    const at = new URL(link.pathname, this.gateway()).toString();
     try {
-      const res = await postJson(`${next!.link}/sign`, { method: "text", value: next!.name });
+      const res = await postJson(`${at}/sign`, { method: "text", value: next!.name });
       const answer = await answerOf(sentAt, res);
       this.signings.push(answer);
-      if (res.status === 200) this.signed.add(next!.signerId);
-      else if (res.status === 503) this.signable.push(next!);
+      // already_signed: an earlier attempt went through but its answer was lost (a killed replica).
+      if (res.status === 200 || answer.errorCode === "already_signed") this.signed.add(next!.signerId);
+      else if (res.status === 503 || NOT_YET.has(answer.errorCode ?? "")) this.signable.push({ ...next!, readyAt: Date.now() - this.o.signAfterMs + 1000 });
+      else
+        this.givenUp.push({
+          caseFileId: next!.caseFileId,
+          signerId: next!.signerId,
+          status: res.status,
+          ...(answer.errorCode ? { errorCode: answer.errorCode } : {}),
+        });
     } catch (err) {
       this.signings.push(failedAnswer(sentAt, err));
       this.signable.push(next!);
@@ -270,6 +337,11 @@ export interface Settled {
   events: SettledEvent[];
   /** Everything that happened more than once: each line names it. Expected: none. */
   doubled: string[];
+  /**
+   * The part of `doubled` that is a webhook POSTed again (at least once: expected after a dispatcher
+   * is killed mid-request); the rest is work done twice to effect.
+   */
+  duplicateDeliveries: string[];
 }
 
 // Lifecycle events that happen once per signer or case file on this trickle's path (one signer,
@@ -337,15 +409,17 @@ async function settleOnce(world: World, customerId: number, trickle: Trickle, su
     for (const [id, n] of count(caseFiles, (c) => String(c.creationJobId))) doubled.push(`${n} case files for creation job ${id}`);
     const once = rows.filter((e) => ONCE_TYPES.has(e.eventType));
     for (const [key, n] of count(once, (e) => `${e.eventType} ${JSON.stringify((e.payload as { id?: unknown }).id)}`)) doubled.push(`${n} events ${key}`);
-    for (const [id, n] of count(subscriptions.healthy, (d) => d.eventId)) doubled.push(`${n} POSTs of event ${id} to the healthy subscription`);
+    const duplicateDeliveries: string[] = [];
+    for (const [id, n] of count(subscriptions.healthy, (d) => d.eventId)) duplicateDeliveries.push(`${n} POSTs of event ${id} to the healthy subscription`);
     for (const [id, n] of count(
       subscriptions.flaky.filter((d) => d.status < 300),
       (d) => d.eventId,
     ))
-      doubled.push(`${n} 2xx deliveries of event ${id} to the failing-first subscription`);
+      duplicateDeliveries.push(`${n} 2xx deliveries of event ${id} to the failing-first subscription`);
+    doubled.push(...duplicateDeliveries);
 
     const caseFileAt = new Map(caseFiles.map((c) => [c.creationJobId, c.createdAt.getTime()]));
-    return { creates: accepted.map((c) => ({ ...c, caseFileAt: caseFileAt.get(c.jobId)! })), events, doubled };
+    return { creates: accepted.map((c) => ({ ...c, caseFileAt: caseFileAt.get(c.jobId)! })), events, doubled, duplicateDeliveries };
   } catch (err) {
     // The test's own connection to PostgreSQL is down (the PostgreSQL test): not settled yet.
     return `not read: ${(err as Error).message}`;

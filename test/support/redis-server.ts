@@ -36,6 +36,8 @@ async function waitForPing(url: string, child: ChildProcess): Promise<void> {
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode} during start`);
     const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 500 });
+    // Refused while the server starts: connect() rejects with it; without a listener ioredis prints it too.
+    client.on("error", () => undefined);
     try {
       await client.connect();
       if ((await client.ping()) === "PONG") return;
@@ -49,7 +51,32 @@ async function waitForPing(url: string, child: ChildProcess): Promise<void> {
   throw new Error(`redis-server on ${url} not answering after ${START_TIMEOUT_MS} ms`);
 }
 
-export async function startRedisServer(): Promise<RedisServer> {
+/** What every redis-server of the tests runs with: loopback, AOF, no RDB snapshots, noeviction (as BullMQ needs). */
+export function redisServerArgs(port: number, dir: string, appendfsync: "always" | "everysec" = "always"): string[] {
+  return [
+    "--port",
+    String(port),
+    "--bind",
+    "127.0.0.1",
+    "--dir",
+    dir,
+    "--appendonly",
+    "yes",
+    "--appendfsync",
+    appendfsync,
+    "--save",
+    "",
+    "--maxmemory-policy",
+    "noeviction",
+  ];
+}
+
+export interface RedisServerOptions {
+  /** `always` (default: nothing acknowledged is lost) or `everysec` (the common production setting). */
+  appendfsync?: "always" | "everysec";
+}
+
+export async function startRedisServer(opts: RedisServerOptions = {}): Promise<RedisServer> {
   const port = await freePort();
   const dir = mkdtempSync(path.join(os.tmpdir(), "esign-redis-"));
   const url = `redis://127.0.0.1:${port}`;
@@ -57,26 +84,7 @@ export async function startRedisServer(): Promise<RedisServer> {
   let output = "";
 
   const launch = async () => {
-    child = spawn(
-      "redis-server",
-      [
-        "--port",
-        String(port),
-        "--bind",
-        "127.0.0.1",
-        "--dir",
-        dir,
-        "--appendonly",
-        "yes",
-        "--appendfsync",
-        "always",
-        "--save",
-        "",
-        "--maxmemory-policy",
-        "noeviction",
-      ],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
+    child = spawn("redis-server", redisServerArgs(port, dir, opts.appendfsync ?? "always"), { stdio: ["ignore", "pipe", "pipe"] });
     child.stdout?.on("data", (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
     child.stderr?.on("data", (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
     try {

@@ -65,8 +65,9 @@ export class ServiceProcess {
   }
 }
 
-export async function startService(name: ServiceName, env: Record<string, string> = {}): Promise<ServiceProcess> {
-  const port = await freePort();
+/** `port`: listen there (a replica restarted where it was); by default a free one. */
+export async function startService(name: ServiceName, env: Record<string, string> = {}, port?: number): Promise<ServiceProcess> {
+  port ??= await freePort();
   const portEnv = name === "api-gateway" ? { PORT: String(port) } : { HEALTH_PORT: String(port) };
   const child = spawn(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "services", name, "src/main.ts")], {
     cwd: REPO_ROOT,
@@ -74,6 +75,12 @@ export async function startService(name: ServiceName, env: Record<string, string
     stdio: ["ignore", "pipe", "pipe"],
   });
   const svc = new ServiceProcess(name, child, port);
-  await svc.waitReady();
+  try {
+    await svc.waitReady();
+  } catch (err) {
+    // Never leave a half-started process behind holding the port.
+    await svc.kill();
+    throw err;
+  }
   return svc;
 }

@@ -67,6 +67,8 @@ export interface WorldOptions {
   redisUrl?: string;
   /** Another PostgreSQL server than the run's (a test's own cluster): any database URL on it. */
   postgresUrl?: string;
+  /** Another key prefix than `<run's>:<name>` (a hash-tagged one on Redis Cluster). */
+  queuePrefix?: string;
 }
 
 export async function createWorld(name: string, opts: WorldOptions = {}): Promise<World> {
@@ -80,7 +82,7 @@ export async function createWorld(name: string, opts: WorldOptions = {}): Promis
   await ensureDatabase(databaseUrl);
   await applyMigrations(databaseUrl);
   // Under the run's prefix, so the global teardown removes these keys too.
-  const queuePrefix = `${runPrefix}:${name}`;
+  const queuePrefix = opts.queuePrefix ?? `${runPrefix}:${name}`;
   const redisUrl = opts.redisUrl ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
   const db = createPrisma(databaseUrl, 4);
   const services: ServiceProcess[] = [];

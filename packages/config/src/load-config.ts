@@ -29,10 +29,28 @@ export const ZEnv = z.object({
   HEALTH_PORT: z.coerce.number().int().min(0).optional(),
 
   DATABASE_URL: z.string().min(1).default("postgresql://postgres@127.0.0.1:5432/esign"),
+  /**
+   * A direct connection (a session of its own) for what a transaction-mode pooler cannot carry: the
+   * outbox relay's LISTEN and the migrations' advisory lock. Set it when DATABASE_URL goes through
+   * PgBouncer in transaction mode; unset, DATABASE_URL serves both.
+   */
+  DATABASE_SESSION_URL: z.string().min(1).optional(),
+  /** Connections one replica's pool opens at most (unset: 10; the notifier WORKER_CONCURRENCY + 2). */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).optional(),
   REDIS_URL: z.string().min(1).default("redis://127.0.0.1:6379"),
+  /**
+   * Redis Cluster: seed nodes, `host:port` separated by commas (REDIS_URL then only lends its
+   * password and TLS setting). QUEUE_PREFIX must then carry a hash tag (`{esign}`), so that every key
+   * of the platform lives in one slot: BullMQ's scripts touch several keys of a queue at once.
+   */
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .regex(/^\s*[^\s:,]+:\d+(\s*,\s*[^\s:,]+:\d+)*\s*$/, "must be host:port seed nodes separated by commas")
+    .transform((v) => v.split(",").map((n) => n.trim()))
+    .optional(),
   QUEUE_PREFIX: z
     .string()
-    .regex(/^[A-Za-z0-9:_-]+$/)
+    .regex(/^[A-Za-z0-9:_{}-]+$/)
     .default("esign"),
 
   JWT_SECRET: z.string().min(32).optional(),
@@ -101,6 +119,8 @@ export const ZEnv = z.object({
   /** Emails per customer per minute; the notifier holds back the rest (delayed, never dropped). */
   MAILS_PER_CUSTOMER_PER_MINUTE: zInt(300, 0),
   QUEUE_LOCK_DURATION_MS: zInt(30_000, 1000),
+  /** How often the casefile-worker's sweeper looks for work PostgreSQL holds without a job (idle 30 s). */
+  SWEEP_INTERVAL_MS: zInt(15_000, 1000),
   QUEUE_STALLED_INTERVAL_MS: zInt(30_000, 1000),
   WORKER_CONCURRENCY: zInt(4, 1),
   OUTBOX_POLL_INTERVAL_MS: zInt(1000, 50),
@@ -197,7 +217,10 @@ const isLoopback = (host: string) => host === "localhost" || host === "::1" || /
 
 /** Parses the environment once; throws ConfigError naming every bad setting. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
-  const parsed = ZEnv.safeParse(source);
+  // An empty value is an unset one (`TSA_URL=` in a .env file, compose's `${TSA_URL:-}`): it takes the
+  // default instead of failing as an invalid URL or number.
+  const given = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ""));
+  const parsed = ZEnv.safeParse(given);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
   }
@@ -220,6 +243,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       `HOST: development mode (NODE_ENV=${env.NODE_ENV}) listens on loopback only, not "${env.HOST}"; ` +
         "set NODE_ENV=production for anything reachable from outside, or ALLOW_DEVELOPMENT_ON_NETWORK=true on a network you trust",
     );
+  }
+  if (env.REDIS_CLUSTER_NODES && !/\{[^{}]+\}/.test(env.QUEUE_PREFIX)) {
+    problems.push(`QUEUE_PREFIX: on Redis Cluster it must carry a hash tag, e.g. "{${env.QUEUE_PREFIX}}", so that each queue's keys share a slot`);
   }
   problems.push(...identitySettingProblems(env));
   if (problems.length > 0) throw new ConfigError(problems);

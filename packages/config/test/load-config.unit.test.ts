@@ -74,3 +74,32 @@ describe("OUTBOX_RELAY_SERVICES", () => {
     expect(problemsOf({ OUTBOX_RELAY_SERVICES: "notifier" }).join("\n")).toMatch(/OUTBOX_RELAY_SERVICES/);
   });
 });
+
+describe("Redis Cluster and PgBouncer settings", () => {
+  it("takes seed nodes and requires a hash-tagged QUEUE_PREFIX with them", () => {
+    const config = loadConfig({ REDIS_CLUSTER_NODES: "10.0.0.1:6379, redis-2.internal:7000", QUEUE_PREFIX: "{esign}" });
+    expect(config.REDIS_CLUSTER_NODES).toEqual(["10.0.0.1:6379", "redis-2.internal:7000"]);
+    expect(problemsOf({ REDIS_CLUSTER_NODES: "10.0.0.1:6379" }).join("\n")).toMatch(
+      /QUEUE_PREFIX: on Redis Cluster it must carry a hash tag, e\.g\. "\{esign\}"/,
+    );
+    expect(problemsOf({ REDIS_CLUSTER_NODES: "10.0.0.1" }).join("\n")).toMatch(/REDIS_CLUSTER_NODES: must be host:port/);
+    // Without a cluster any prefix goes, a hash-tagged one too.
+    expect(loadConfig({ QUEUE_PREFIX: "{esign}" }).QUEUE_PREFIX).toBe("{esign}");
+    expect(loadConfig({}).REDIS_CLUSTER_NODES).toBeUndefined();
+  });
+
+  it("keeps the session URL and pool size unset unless given", () => {
+    expect(loadConfig({}).DATABASE_SESSION_URL).toBeUndefined();
+    expect(loadConfig({}).DATABASE_POOL_SIZE).toBeUndefined();
+    expect(loadConfig({ DATABASE_POOL_SIZE: "25" }).DATABASE_POOL_SIZE).toBe(25);
+    expect(problemsOf({ DATABASE_POOL_SIZE: "0" }).join("\n")).toMatch(/DATABASE_POOL_SIZE/);
+  });
+});
+
+describe("empty values", () => {
+  it("treats an empty setting as unset, as compose's ${TSA_URL:-} passes it", () => {
+    expect(loadConfig({ TSA_URL: "", PORT: "", SMTP_URL: "" }).TSA_URL).toBeUndefined();
+    expect(loadConfig({ PORT: "" }).PORT).toBe(3000);
+    expect(problemsOf({ ...production, JWT_SECRET: "" }).join("\n")).toMatch(/JWT_SECRET: required in production/);
+  });
+});

@@ -13,7 +13,7 @@ const pools = new WeakMap<PrismaClient, Pool>();
  * adapter runs on a pg Pool created here, so that hot paths can reach the same connections through
  * `sqlPool(db)`.
  */
-export function createPrisma(databaseUrl: string, poolSize = 10): Db {
+export function createPrisma(databaseUrl: string, poolSize: number | undefined = 10): Db {
   const pool = new Pool({ connectionString: databaseUrl, max: poolSize });
   // An idle connection that PostgreSQL ends (a restart, a failover) is reported on the pool; without a
   // listener Node would take that for an unhandled error and exit. The pool has already dropped the

@@ -5,7 +5,10 @@ import { OutboxRelay } from "./outbox-relay";
 
 export interface OutboxRelaySettings {
   DATABASE_URL: string;
+  /** The relay's LISTEN needs a session: a direct connection when DATABASE_URL is a transaction pooler. */
+  DATABASE_SESSION_URL?: string | undefined;
   REDIS_URL: string;
+  REDIS_CLUSTER_NODES?: readonly string[] | undefined;
   QUEUE_PREFIX: string;
   OUTBOX_POLL_INTERVAL_MS: number;
 }
@@ -22,9 +25,16 @@ export interface RunningOutboxRelay {
  * while Redis was away are relayed at once, not at the next poll).
  */
 export function startOutboxRelay(config: OutboxRelaySettings, db: Db, logger: Logger, metrics?: RecoveryMetrics): RunningOutboxRelay {
-  const connection = createRedis(config.REDIS_URL, "producer");
+  const connection = createRedis(config, "producer");
   const producer = new Producer(connection, config.QUEUE_PREFIX);
-  const relay = new OutboxRelay({ db, databaseUrl: config.DATABASE_URL, producer, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, metrics });
+  const relay = new OutboxRelay({
+    db,
+    databaseUrl: config.DATABASE_SESSION_URL ?? config.DATABASE_URL,
+    producer,
+    logger,
+    pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS,
+    metrics,
+  });
   relay.start();
   const onReconnect = sweepOnReconnect({ connection, name: "outbox", logger, metrics, sweep: () => relay.drainNow() });
   return {

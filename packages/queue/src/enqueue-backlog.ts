@@ -1,5 +1,5 @@
 import type { JobsOptions } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "./redis";
 import { isDependencyUnavailable } from "@esign/errors";
 import type { Logger } from "@esign/logger";
 import type { JobData, JobNames, QueueName } from "@esign/schema";
@@ -11,7 +11,7 @@ export interface EnqueueBacklogOptions {
   /** A producer on a fail-fast connection: an enqueue while Redis is away fails at once. */
   producer: Producer;
   /** The producer's connection: when it is ready again, the backlog is enqueued at once. */
-  connection: Redis;
+  connection: RedisConnection;
   logger: Logger;
   /** The backlog's name in logs and metrics, e.g. `create_enqueues`. */
   name: string;

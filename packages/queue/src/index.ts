@@ -1,4 +1,5 @@
 export { createRedis, assertNoEviction, reconnectDelayMs } from "./redis";
+export type { RedisConnection, RedisTarget } from "./redis";
 export type { RedisRole } from "./redis";
 export { onRedisReconnect } from "./redis-reconnect";
 export { Producer } from "./producer";

@@ -1,5 +1,5 @@
 import { Queue, type JobsOptions } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "./redis";
 import { jobCatalog, type JobData, type JobNames, type QueueName } from "@esign/schema";
 
 /** Type-checked enqueueing against the job catalog, one BullMQ Queue per queue name. */
@@ -7,7 +7,7 @@ export class Producer {
   private readonly queues = new Map<QueueName, Queue>();
 
   constructor(
-    private readonly connection: Redis,
+    private readonly connection: RedisConnection,
     private readonly prefix: string,
   ) {}
 

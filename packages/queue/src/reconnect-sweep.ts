@@ -1,11 +1,11 @@
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "./redis";
 import type { Logger } from "@esign/logger";
 import { onRedisReconnect } from "./redis-reconnect";
 import type { RecoveryMetrics } from "./recovery-metrics";
 
 export interface ReconnectSweepOptions {
   /** The connection whose return triggers the sweep: the one the sweep enqueues on. */
-  connection: Redis;
+  connection: RedisConnection;
   /** The backlog's name in logs and metrics, e.g. `casefile_sweep`. */
   name: string;
   /** Enqueues what PostgreSQL holds and Redis may have missed; resolves with how many it enqueued. */

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "./redis";
 
 /**
  * Calls `onReconnect(outageMs)` each time the connection is ready again after it was lost (not on
@@ -6,7 +6,7 @@ import type { Redis } from "ioredis";
  * the moment enqueues stop failing, for a worker connection the moment its queued commands are sent.
  * Returns the function that stops watching.
  */
-export function onRedisReconnect(redis: Redis, onReconnect: (outageMs: number) => void): () => void {
+export function onRedisReconnect(redis: RedisConnection, onReconnect: (outageMs: number) => void): () => void {
   let lostAt: number | undefined;
   const lost = () => {
     lostAt ??= Date.now();

@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "./redis";
 import { isDependencyUnavailable, unavailableDependency, type Dependency } from "@esign/errors";
 import { jobCatalog, type JobData, type JobNames, type QueueName } from "@esign/schema";
 import { throttledLog, withLogContext, type Logger } from "@esign/logger";
@@ -13,7 +13,7 @@ export type HandlerMap<Q extends QueueName> = {
 };
 
 export interface WorkerOptions {
-  connection: Redis;
+  connection: RedisConnection;
   prefix: string;
   logger: Logger;
   concurrency?: number;

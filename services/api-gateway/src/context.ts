@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "@esign/queue";
 import type { AppConfig } from "@esign/config";
 import type { Db } from "@esign/db";
 import type { Logger } from "@esign/logger";
@@ -11,7 +11,7 @@ export interface GatewayContext {
   config: AppConfig;
   logger: Logger;
   db: Db;
-  redis: Redis;
+  redis: RedisConnection;
   producer: Producer;
   /** Enqueues of committed work that Redis missed, made again as soon as it answers. */
   enqueueBacklog: EnqueueBacklog;

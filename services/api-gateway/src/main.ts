@@ -9,8 +9,8 @@ import { PdfInspector } from "@esign/pdf-inspect";
 import { buildApp } from "./app";
 
 runService("api-gateway", async ({ config, logger }) => {
-  const db = createPrisma(config.DATABASE_URL);
-  const redis = createRedis(config.REDIS_URL, "producer");
+  const db = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const redis = createRedis(config, "producer");
   // Every reconnect attempt fails while Redis is away (two a second): one line per 10 s says so.
   const redisLog = throttledLog(logger, 10_000);
   redis.on("error", (err) => redisLog("warn", "redis connection error", { error: err.message }));

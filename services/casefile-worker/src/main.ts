@@ -20,8 +20,8 @@ import { sweepPending } from "./domain/sweep-pending";
 const DEFAULT_HEALTH_PORT = 3001;
 
 runService("casefile-worker", async ({ config, logger }) => {
-  const db = createPrisma(config.DATABASE_URL);
-  const connection = createRedis(config.REDIS_URL, "worker");
+  const db = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const connection = createRedis(config, "worker");
   await assertNoEviction(connection);
   const producer = new Producer(connection, config.QUEUE_PREFIX);
   const sealer = await startSealer(config, db, logger);
@@ -53,7 +53,7 @@ runService("casefile-worker", async ({ config, logger }) => {
   const queue = producer.queue("casefile");
   const upsertSchedulers = async () => {
     await queue.upsertJobScheduler("purge-jobs", { every: 3600_000 }, { name: "purge-jobs", data: {} });
-    await queue.upsertJobScheduler("requeue-pending", { every: 15_000 }, { name: "requeue-pending", data: {} });
+    await queue.upsertJobScheduler("requeue-pending", { every: config.SWEEP_INTERVAL_MS }, { name: "requeue-pending", data: {} });
   };
   await upsertSchedulers();
   // When Redis answers again, whatever PostgreSQL holds and Redis missed (creates stored while it was

@@ -17,8 +17,8 @@ const DEFAULT_HEALTH_PORT = 3002;
 runService("notifier", async ({ config, logger }) => {
   // A notice holds a connection for its transaction while the mail goes out: one per job, plus
   // headroom for the readiness check.
-  const db = createPrisma(config.DATABASE_URL, config.WORKER_CONCURRENCY + 2);
-  const connection = createRedis(config.REDIS_URL, "worker");
+  const db = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_SIZE ?? config.WORKER_CONCURRENCY + 2);
+  const connection = createRedis(config, "worker");
   await assertNoEviction(connection);
   const mailer = createMailer(config, logger);
   const mailbox = createMailboxGateway(config, logger);

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { encryptSecret } from "@esign/db";
 import type { TLanguage } from "@esign/i18n";
-import { Producer, createRedis } from "@esign/queue";
-import type { Redis } from "ioredis";
+import { Producer, createRedis, type RedisConnection } from "@esign/queue";
+
 import { TEST_ENCRYPTION_KEY, closeTestDb, newCustomer, testDb } from "../../../test/support/api";
 import { startService, type ServiceProcess } from "../../../test/support/services";
 import { startSmtpSink, type SinkMessage, type SmtpSink } from "../../../test/support/smtp-sink";
@@ -14,7 +14,7 @@ const PUBLIC_BASE_URL = "https://api.esign.test";
 
 let sink: SmtpSink;
 let notifier: ServiceProcess;
-let redis: Redis;
+let redis: RedisConnection;
 let producer: Producer;
 
 beforeAll(async () => {

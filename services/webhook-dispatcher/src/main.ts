@@ -15,14 +15,14 @@ const FIRST_SWEEP_DELAY_MS = 5_000;
 
 runService("webhook-dispatcher", async ({ config, logger }) => {
   // Deliveries hold no connection while the POST is in flight, so a small pool serves many of them.
-  const db = createPrisma(config.DATABASE_URL, 10);
-  const connection = createRedis(config.REDIS_URL, "worker");
+  const db = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const connection = createRedis(config, "worker");
   await assertNoEviction(connection);
   // Two producers on purpose: job handlers wait through a Redis outage (their work is done and
   // recorded, the enqueue should land once Redis is back), while the sweeper fails fast: a sweep
   // stuck on Redis would only delay shutdown; the next one retries anyway.
   const producer = new Producer(connection, config.QUEUE_PREFIX);
-  const failFastConnection = createRedis(config.REDIS_URL, "producer");
+  const failFastConnection = createRedis(config, "producer");
   const failFastProducer = new Producer(failFastConnection, config.QUEUE_PREFIX);
   const sender = new WebhookSender({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, maxInFlight: config.WEBHOOK_CONCURRENCY });
   const ctx: DispatcherContext = { config, logger, db, producer, sender };

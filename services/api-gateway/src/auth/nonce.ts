@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "@esign/queue";
 
 /**
  * Shortest nonce accepted, in decoded bytes. The published clients send 16 (sdk-net's WSSE), 20
@@ -37,7 +37,7 @@ export function withinSkew(createdMs: number, nowMs = Date.now()): boolean {
  * plus a margin; Redis makes that hold across gateway replicas. A nonce older than the window is
  * refused by its timestamp, so the key may expire then.
  */
-export async function claimNonce(redis: Redis, keyPrefix: string, scope: string, raw: Buffer): Promise<boolean> {
+export async function claimNonce(redis: RedisConnection, keyPrefix: string, scope: string, raw: Buffer): Promise<boolean> {
   const digest = createHash("sha256").update(raw).digest("hex");
   const fresh = await redis.set(`${keyPrefix}:nonce:${scope}:${digest}`, "1", "EX", CLOCK_SKEW_SECONDS * 2 + 60, "NX");
   return fresh === "OK";

@@ -1,5 +1,5 @@
 import type { Response } from "express";
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "@esign/queue";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { AppError } from "@esign/errors";
 import { throttledLog, type Logger, type ThrottledLog } from "@esign/logger";
@@ -46,7 +46,7 @@ export class RateLimit {
   private readonly logFallback: ThrottledLog;
 
   constructor(
-    redis: Redis,
+    redis: RedisConnection,
     keyPrefix: string,
     private readonly rule: RateLimitRule,
     private readonly logger: Logger,

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "@esign/queue";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { DelayedError, type Job } from "@esign/queue";
 
@@ -22,7 +22,7 @@ export class MailThrottled extends Error {
 export class MailThrottle {
   private readonly limiter: RateLimiterRedis | null;
 
-  constructor(redis: Redis, keyPrefix: string, perMinute: number) {
+  constructor(redis: RedisConnection, keyPrefix: string, perMinute: number) {
     this.limiter =
       perMinute > 0 ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `${keyPrefix}:rl:mails-customer`, points: perMinute, duration: 60 }) : null;
   }
