@@ -185,7 +185,7 @@ const DESKTOP = { viewport: { width: 1280, height: 900 } };
   }
 
   it("Danish, on a 375 px phone: reads the documents, draws the signature with a finger, signs, sees the confirmation", async () => {
-    const { mail, link, signerId } = await requestFor("da", { name: "Mette Ærø Mortensen", email: "mette@example.com" }, ["draw"]);
+    const { mail, link, signerId, caseFileId } = await requestFor("da", { name: "Mette Ærø Mortensen", email: "mette@example.com" }, ["draw"]);
     expect(mail.subject).toBe("Underskriv venligst: Lejekontrakt, Søndergade 12");
     expect(mail.html).toContain('<html lang="da">');
 
@@ -217,13 +217,24 @@ const DESKTOP = { viewport: { width: 1280, height: 900 } };
     expect(await page.locator("#sign").count()).toBe(0);
     // The contract is drawn again: its 2 pages, or more once the case file is sealed (the audit trail
     // follows the original pages), depending on whether finalization beat this reload.
-    await page.waitForFunction('Number(document.querySelector(".viewer")?.dataset.rendered) >= 2', undefined, { timeout: 30_000 });
+    const contractViewer = page.locator(".viewer").first();
+    await contractViewer.and(page.locator("[data-rendered]")).waitFor({ timeout: 30_000 });
+    expect(Number(await contractViewer.getAttribute("data-rendered"))).toBeGreaterThanOrEqual(2);
     await expectAccessible(page, "da phone, signed");
     await shoot(page, "signing-page-da-phone-signed.png", false);
 
     const row = await signerRow(signerId);
     expect(row).toMatchObject({ status: 4, signatureMethod: "draw" });
     expect(row.actionUserAgent).toContain("Chrome");
+
+    // Once sealed, the page shows the signed contract: the original 2 pages, then the audit trail.
+    const deadline = Date.now() + 30_000;
+    const sealedContract = () => world.db.document.findFirst({ where: { caseFileId, signable: true, sealedAt: { not: null } } });
+    while (!(await sealedContract()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(await sealedContract()).not.toBeNull();
+    await page.reload();
+    await contractViewer.and(page.locator("[data-rendered]")).waitFor({ timeout: 30_000 });
+    expect(Number(await contractViewer.getAttribute("data-rendered"))).toBeGreaterThan(2);
     expect(problems).toEqual([]);
     await context.close();
   });
