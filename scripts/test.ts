@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { buildServices } from "./build-services";
 import { ensurePostgres } from "./up/ensure-postgres";
 import { ensureRedis } from "./up/ensure-redis";
 
@@ -95,6 +96,9 @@ async function main(): Promise<number> {
     // Same as `pnpm start`: use the running servers, or start local ones when they are absent.
     await ensurePostgres(process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres", ROOT);
     await ensureRedis(process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379", ROOT);
+    // The suites start services from their bundles: built once here, for every shard.
+    await buildServices();
+    process.env.ESIGN_BUNDLES_BUILT = "1";
     const shards = z.coerce
       .number()
       .int()

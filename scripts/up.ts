@@ -1,10 +1,12 @@
 // One command from a fresh clone to a running system: `pnpm install && pnpm start` (or scripts/up.sh).
 // Checks (or starts) PostgreSQL and Redis, migrates, ensures a demo customer, then runs the four
-// services in the foreground until Ctrl-C. Each step lives in scripts/up/.
+// services (from their bundles, built first: scripts/build-services.ts) in the foreground until Ctrl-C.
+// Each step lives in scripts/up/.
 import path from "node:path";
 import { ConfigError, loadConfig, type AppConfig } from "@esign/config";
 import { applyMigrations, ensureDatabase } from "@esign/db";
 import type { CustomerCredentials } from "@esign/accounts";
+import { buildServices } from "./build-services";
 import { ensureDemoCustomer } from "./up/demo-customer";
 import { ensurePostgres } from "./up/ensure-postgres";
 import { ensureRedis } from "./up/ensure-redis";
@@ -80,6 +82,9 @@ async function main(): Promise<number> {
   await migrate(config.DATABASE_SESSION_URL ?? config.DATABASE_URL);
   const demo = await ensureDemoCustomer(config.DATABASE_URL, config.ENCRYPTION_KEY, CREDENTIALS_FILE);
   ok(demo.created ? `created demo customer ${demo.credentials.customerId}` : `reusing demo customer ${demo.credentials.customerId}`);
+  const started = Date.now();
+  await buildServices();
+  ok(`built the service bundles in ${Date.now() - started} ms`);
   return runServices(config, demo.credentials);
 }
 

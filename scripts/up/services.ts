@@ -2,7 +2,7 @@ import type { AppConfig } from "@esign/config";
 
 export interface ServiceSpec {
   name: string;
-  /** Entry point relative to the repository root. */
+  /** The service's bundle (scripts/build-services.ts), relative to the repository root. */
   entry: string;
   /** Settings that differ per service on top of the inherited environment. */
   env: Record<string, string>;
@@ -29,13 +29,13 @@ export function serviceSpecs(config: AppConfig): ServiceSpec[] {
   const firstHealthPort = config.HEALTH_PORT || FIRST_HEALTH_PORT;
   const gateway: ServiceSpec = {
     name: "api-gateway",
-    entry: "services/api-gateway/src/main.ts",
+    entry: "services/api-gateway/dist/main.cjs",
     env: {},
     readyUrl: `http://${host}:${config.PORT}/readyz`,
   };
   const workers = WORKERS.map((name, i): ServiceSpec => {
     const port = firstHealthPort + i;
-    return { name, entry: `services/${name}/src/main.ts`, env: { HEALTH_PORT: String(port) }, readyUrl: `http://${host}:${port}/readyz` };
+    return { name, entry: `services/${name}/dist/main.cjs`, env: { HEALTH_PORT: String(port) }, readyUrl: `http://${host}:${port}/readyz` };
   });
   return [gateway, ...workers];
 }

@@ -49,7 +49,7 @@ function pipeLines(input: Readable, output: Writable, prefix: string): void {
 }
 
 function startChild(spec: ServiceSpec, repoRoot: string, prefix: string): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", spec.entry], {
+  const child = spawn(process.execPath, ["--enable-source-maps", spec.entry], {
     cwd: repoRoot,
     env: { ...process.env, ...spec.env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -6,7 +6,7 @@ import type { ServiceSpec } from "../../scripts/up/services";
 
 const REPO_ROOT = path.resolve(__dirname, "../..");
 const dir = mkdtempSync(path.join(os.tmpdir(), "supervise-"));
-// A run counts from the spawn, so it includes Node and tsx starting: 0.2-0.3 s on a quiet machine,
+// A run counts from the spawn, so it includes Node starting: 0.1-0.3 s on a quiet machine,
 // over 1 s beside the soak suite. Each test keeps its runs far from the quick-exit threshold: a
 // service that runs a while (2 s after starting) against 1 s, a crash at start against 10 s.
 const policy: RestartPolicy = { quickExitMs: 1000, maxQuickExits: 3, firstDelayMs: 50, maxDelayMs: 200 };
@@ -15,7 +15,7 @@ const crashLoopPolicy: RestartPolicy = { ...policy, quickExitMs: 10_000 };
 function spec(name: string, env: Record<string, string>): ServiceSpec {
   return {
     name,
-    entry: "test/support/fixtures/flaky-service.ts",
+    entry: "test/support/fixtures/flaky-service.cjs",
     env: { FLAKY_LOG: path.join(dir, `${name}.log`), ...env },
     readyUrl: "http://127.0.0.1:1/readyz",
   };

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { applyMigrations, ensureDatabase } from "@esign/db";
+import { buildServices } from "../../scripts/build-services";
 import { setRunEnvironment } from "./run-environment";
 
 /**
@@ -15,4 +16,8 @@ export default async function globalSetup(): Promise<void> {
   await setRunEnvironment(`esign-test-${run}`, url.toString());
   await ensureDatabase(process.env.DATABASE_URL!);
   await applyMigrations(process.env.DATABASE_URL!);
+  // Services start from their bundles (test/support/services.ts), built from the sources as they are
+  // now. `pnpm test` builds them once before its shards start (ESIGN_BUNDLES_BUILT): one shard
+  // rewriting a bundle while another starts it would start a torn file.
+  if (process.env.ESIGN_BUNDLES_BUILT !== "1") await buildServices();
 }

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { bundlePath } from "../../scripts/build-services";
 import { freePort } from "./ports";
 
 export const REPO_ROOT = path.resolve(__dirname, "../..");
@@ -69,7 +70,8 @@ export class ServiceProcess {
 export async function startService(name: ServiceName, env: Record<string, string> = {}, port?: number): Promise<ServiceProcess> {
   port ??= await freePort();
   const portEnv = name === "api-gateway" ? { PORT: String(port) } : { HEALTH_PORT: String(port) };
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "services", name, "src/main.ts")], {
+  // The bundle, as production runs it (built by the test run's global setup: scripts/build-services.ts).
+  const child = spawn(process.execPath, ["--enable-source-maps", bundlePath(name)], {
     cwd: REPO_ROOT,
     env: { ...process.env, LOG_FORMAT: "json", ...portEnv, ...env },
     stdio: ["ignore", "pipe", "pipe"],

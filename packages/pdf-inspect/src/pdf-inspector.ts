@@ -32,9 +32,12 @@ interface Slot {
   busy: number;
 }
 
-// The child runs TypeScript like every service here (tsx); `--import` resolves from the repository root.
+// The child runs the TypeScript through tsx (`--import` resolves from the repository root), or, in a
+// bundled service (scripts/build-services.ts sets this name at build time), its own bundle.
 const REPO_ROOT = path.resolve(__dirname, "../../..");
-const ENTRY = path.join(__dirname, "inspector-process.ts");
+const BUNDLED_ENTRY = process.env.ESIGN_PDF_INSPECTOR_BUNDLE;
+const ENTRY = BUNDLED_ENTRY ?? path.join(__dirname, "inspector-process.ts");
+const EXEC_ARGV = BUNDLED_ENTRY ? ["--enable-source-maps"] : ["--import", "tsx"];
 
 /**
  * Inspects uploads in child processes: parsing a PDF costs CPU in proportion to its objects and
@@ -88,7 +91,7 @@ export class PdfInspector {
 
   private ensure(slot: Slot): ChildProcess {
     if (slot.process?.connected) return slot.process;
-    const child = fork(ENTRY, [], { cwd: REPO_ROOT, execArgv: ["--import", "tsx"], serialization: "json", stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    const child = fork(ENTRY, [], { cwd: REPO_ROOT, execArgv: EXEC_ARGV, serialization: "json", stdio: ["ignore", "inherit", "inherit", "ipc"] });
     child.on("message", (raw: unknown) => {
       const reply = ZInspectReply.safeParse(raw);
       if (reply.success) this.settle(reply.data.id, { result: reply.data.result, aboutTheFile: true });
