@@ -1,16 +1,18 @@
 import { z } from "zod";
-import { DASHBOARD_PATH } from "./queue-dashboard";
 import { REQUEST_COMPONENTS } from "../openapi/request-schemas";
-import { errors, PUBLIC, TAGS, type RouteDoc, type Security } from "../openapi/route-doc";
+import { errors, PUBLIC, route, type Security, TAGS } from "../openapi/route-doc";
+
+/** Where bull-board is mounted (queue-dashboard.ts). */
+export const DASHBOARD_PATH = "/admin/queues";
 
 const ADMIN: Security = [{ XAuthToken: [] }, { BearerAuth: [] }, { QueueDashboardSession: [] }];
 const html = { "text/html": null };
 
 /** bull-board and its login, mounted when QUEUE_DASHBOARD is on (default: development only). */
-export function queueDashboardRoutes(): RouteDoc[] {
+export function queueDashboardRoutes() {
   const base = { tags: [TAGS.dashboard] } as const;
-  return [
-    {
+  return {
+    queueDashboardLoginPage: route({
       ...base,
       method: "get",
       path: `${DASHBOARD_PATH}/login`,
@@ -18,8 +20,8 @@ export function queueDashboardRoutes(): RouteDoc[] {
       summary: "Sign-in page: paste a platform operator's access token",
       security: PUBLIC,
       responses: { 200: { description: "The page", content: html } },
-    },
-    {
+    }),
+    queueDashboardLogin: route({
       ...base,
       method: "post",
       path: `${DASHBOARD_PATH}/login`,
@@ -35,8 +37,8 @@ export function queueDashboardRoutes(): RouteDoc[] {
         401: { description: "Invalid or expired token: the page again", content: html },
         403: { description: "Not a platform operator: the page again", content: html },
       },
-    },
-    {
+    }),
+    queueDashboardLogout: route({
       ...base,
       method: "post",
       path: `${DASHBOARD_PATH}/logout`,
@@ -44,8 +46,8 @@ export function queueDashboardRoutes(): RouteDoc[] {
       summary: "End the dashboard session",
       security: PUBLIC,
       responses: { 303: { description: "Signed out: to the sign-in page" } },
-    },
-    {
+    }),
+    queueDashboard: route({
       ...base,
       method: "get",
       path: DASHBOARD_PATH,
@@ -57,6 +59,6 @@ export function queueDashboardRoutes(): RouteDoc[] {
         200: { description: "The dashboard", content: html },
         ...errors({ 401: "No valid credential", 403: "Not a platform operator" }),
       },
-    },
-  ];
+    }),
+  };
 }

@@ -7,10 +7,8 @@ import type { GatewayContext } from "../context";
 import { checkOperator, requireOperator, verifyApiToken } from "./admin-auth";
 import { clearedSessionCookie, expiryOf, issueSession, sessionCookie } from "./admin-session";
 import { sendLoginPage } from "./login-page";
-
-export const DASHBOARD_PATH = "/admin/queues";
-const LOGIN_PATH = `${DASHBOARD_PATH}/login`;
-const LOGOUT_PATH = `${DASHBOARD_PATH}/logout`;
+import { DASHBOARD_PATH, queueDashboardRoutes } from "./dashboard-contracts";
+import { serve } from "../http/serve-route";
 
 /**
  * bull-board at /admin/queues over the four queues (with QUEUE_PREFIX), for platform operators
@@ -22,6 +20,8 @@ const LOGOUT_PATH = `${DASHBOARD_PATH}/logout`;
 export function queueDashboard(ctx: GatewayContext): Router {
   const router = Router();
   if (!ctx.config.QUEUE_DASHBOARD) return router;
+  const routes = queueDashboardRoutes();
+  const LOGIN_PATH = routes.queueDashboardLogin.path;
 
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(DASHBOARD_PATH);
@@ -37,8 +37,8 @@ export function queueDashboard(ctx: GatewayContext): Router {
     options: { uiConfig: { boardTitle: "E-Sign queues" } },
   });
 
-  router.get(LOGIN_PATH, (_req, res) => sendLoginPage(res, 200, LOGIN_PATH));
-  router.post(LOGIN_PATH, async (req: Request, res: Response) => {
+  serve(router, routes.queueDashboardLoginPage, (_req, res) => sendLoginPage(res, 200, LOGIN_PATH));
+  serve(router, routes.queueDashboardLogin, async (req: Request, res: Response) => {
     const token = typeof req.body?.token === "string" ? req.body.token.trim() : "";
     const principal = token ? verifyApiToken(ctx, token) : null;
     const check = await checkOperator(ctx, principal);
@@ -47,7 +47,7 @@ export function queueDashboard(ctx: GatewayContext): Router {
     res.setHeader("Cache-Control", "no-store");
     res.redirect(303, DASHBOARD_PATH);
   });
-  router.post(LOGOUT_PATH, (_req, res) => {
+  serve(router, routes.queueDashboardLogout, (_req, res) => {
     res.setHeader("Set-Cookie", clearedSessionCookie(ctx.config, DASHBOARD_PATH));
     res.redirect(303, LOGIN_PATH);
   });

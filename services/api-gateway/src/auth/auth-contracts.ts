@@ -1,11 +1,13 @@
 import { REQUEST_COMPONENTS } from "../openapi/request-schemas";
 import { ZOAuthErrorBody, ZTokenAnswer } from "../openapi/response-schemas";
-import { CLIENT_AUTH, json, TAGS, type RouteDoc } from "../openapi/route-doc";
+import { CLIENT_AUTH, json, route, TAGS } from "../openapi/route-doc";
 
-export const authRoutes = (): RouteDoc[] => [
-  {
+export const TOKEN_PATH = "/oauth/token";
+
+export const authRoutes = () => ({
+  issueToken: route({
     method: "post",
-    path: "/oauth/token",
+    path: TOKEN_PATH,
     operationId: "issueToken",
     summary: "Get an access token (JWT)",
     description:
@@ -26,5 +28,5 @@ export const authRoutes = (): RouteDoc[] => [
       },
       401: { description: "invalid_client: unknown client or wrong secret", content: json(ZOAuthErrorBody) },
     },
-  },
-];
+  }),
+});

@@ -1,38 +1,17 @@
 import { timingSafeEqual } from "node:crypto";
 import { Router, type Request, type Response } from "express";
-import { z } from "zod";
+import type { z } from "zod";
 import { authenticateClient, issueRefreshToken, redeemRefreshToken, resolveApiKeyClient, type AuthenticatedClient } from "@esign/accounts";
 import type { GatewayContext } from "../context";
 import { zodIssues } from "../http/zod-issues";
 import { abuseLimits, addressOf } from "../http/abuse-limits";
-import { issueToken, type IssuedToken } from "./jwt";
+import { issueToken } from "./jwt";
 import { claimNonce, decodeNonce, parseCreated, passwordDigest, withinSkew } from "./nonce";
 import { OAuthError } from "./oauth-error";
+import { authRoutes } from "./auth-contracts";
+import { type TokenAnswer, type ZApiKeys, ZGrant } from "./token-schemas";
+import { serve } from "../http/serve-route";
 
-export const TOKEN_PATH = "/oauth/token";
-
-const ZClient = { client_id: z.string().min(1).max(255), client_secret: z.string().min(1).max(1024) };
-
-const ZClientCredentials = z.object({ grant_type: z.literal("client_credentials"), ...ZClient });
-
-const ZApiKeys = z.object({
-  grant_type: z.literal("api_keys"),
-  ...ZClient,
-  key: z.string().min(1).max(255),
-  created_at: z.union([z.string().min(1).max(100), z.number()]).transform(String),
-  nonce: z.string().min(1).max(512),
-  digest: z.string().min(1).max(100),
-});
-
-const ZRefresh = z.object({
-  grant_type: z.literal("refresh_token"),
-  ...ZClient,
-  refresh_token: z.string().min(1).max(512),
-  // sdk-php sends its redirect_uri with every refresh; it names no registered callback here.
-  redirect_uri: z.string().optional(),
-});
-
-export const ZGrant = z.discriminatedUnion("grant_type", [ZClientCredentials, ZApiKeys, ZRefresh]);
 const GRANTS = ["client_credentials", "api_keys", "refresh_token"] as const;
 
 /** HTTP Basic carries client_id:client_secret as an alternative to the body (RFC 6749 2.3.1). */
@@ -48,11 +27,6 @@ function basicCredentials(req: Request): { client_id?: string; client_secret?: s
     // Broken percent-encoding (URIError) is a client's malformed credential, not a server fault.
     throw new OAuthError("invalid_client", "Malformed HTTP Basic credentials");
   }
-}
-
-export interface TokenAnswer extends IssuedToken {
-  refresh_token?: string;
-  refresh_token_expires_at?: number;
 }
 
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);
@@ -86,7 +60,7 @@ export function tokenRouter(ctx: GatewayContext): Router {
 
   const limits = abuseLimits(ctx);
 
-  router.post(TOKEN_PATH, async (req, res) => {
+  serve(router, authRoutes().issueToken, async (req, res) => {
     const address = addressOf(req);
     await limits.tokenRequestsByAddress.consume(res, address, "Too many token requests from this address; slow down");
     await limits.tokenFailuresByAddress.assertUnder(address, "Too many failed token requests from this address; try again later");

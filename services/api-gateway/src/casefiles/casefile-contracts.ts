@@ -1,9 +1,7 @@
 import { z } from "zod";
 import type { AppConfig } from "@esign/config";
-import { CREATE_PATH } from "./create-route";
 import { FILE_FIELDS } from "./upload-middleware";
-import { JOB_STATUS_PATH } from "../jobs/job-status-route";
-import { PENNEO_API_VERSIONS } from "./penneo-routes";
+import { JOB_STATUS_PATH } from "../jobs/job-status-schemas";
 import {
   REQUEST_COMPONENTS,
   ZBinaryFile,
@@ -28,7 +26,7 @@ import {
   ZSigningRequestList,
   ZUser,
 } from "../openapi/response-schemas";
-import { API_AUTH, errors, json, TAGS, type ResponseDoc, type RouteDoc } from "../openapi/route-doc";
+import { API_AUTH, errors, json, type ResponseDoc, route, TAGS } from "../openapi/route-doc";
 
 const mb = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
@@ -41,113 +39,118 @@ const rateLimitHeaders = {
 const AUTH_401 = "Missing or invalid credentials";
 const readErrors = (what: string): Record<number, ResponseDoc> => errors({ 401: AUTH_401, 404: `No such ${what} for this customer` });
 
-/** Penneo's own read and manage paths (penneo-routes.ts), in each API version its clients use. */
-function penneoApiRoutes(): RouteDoc[] {
-  return PENNEO_API_VERSIONS.flatMap((v): RouteDoc[] => {
-    const base = { tags: [TAGS.penneoApi], security: API_AUTH } as const;
-    const cf = `/api/${v}/casefiles/{id}`;
-    const doc = `/api/${v}/documents/{documentId}`;
-    return [
-      {
-        ...base,
-        method: "get",
-        path: `/api/${v}/user`,
-        operationId: `penneo${v}GetUser`,
-        summary: "The user the credentials speak for",
-        responses: { 200: { description: "The user", content: json(ZUser) }, ...errors({ 401: AUTH_401 }) },
-      },
-      {
-        ...base,
-        method: "get",
-        path: cf,
-        operationId: `penneo${v}GetCaseFile`,
-        summary: "Read a case file (Penneo's path)",
-        request: { params: ZCaseFileParams },
-        responses: { 200: { description: "The case file", content: json(ZCaseFile) }, ...readErrors("case file") },
-      },
-      {
-        ...base,
-        method: "delete",
-        path: cf,
-        operationId: `penneo${v}DeleteCaseFile`,
-        summary: "Delete a case file",
-        description:
-          "Status 3 at once, whatever the state: signing links close, nothing scheduled runs any more. The case file and its documents stay readable. A repeated DELETE answers the same.",
-        request: { params: ZCaseFileParams },
-        responses: { 200: { description: "The case file, now in status 3", content: json(ZCaseFile) }, ...readErrors("case file") },
-      },
-      {
-        ...base,
-        method: "get",
-        path: `${cf}/documents`,
-        operationId: `penneo${v}ListDocuments`,
-        summary: "The case file's documents",
-        request: { params: ZCaseFileParams },
-        responses: { 200: { description: "A JSON array", content: json(ZDocumentList) }, ...readErrors("case file") },
-      },
-      {
-        ...base,
-        method: "get",
-        path: `${cf}/signers`,
-        operationId: `penneo${v}ListSigners`,
-        summary: "The case file's signers",
-        request: { params: ZCaseFileParams },
-        responses: { 200: { description: "A JSON array", content: json(ZSignerList) }, ...readErrors("case file") },
-      },
-      {
-        ...base,
-        method: "get",
-        path: `${cf}/signers/{signerId}`,
-        operationId: `penneo${v}GetSigner`,
-        summary: "One signer",
-        request: { params: ZSignerParams },
-        responses: { 200: { description: "The signer", content: json(ZSigner) }, ...readErrors("signer") },
-      },
-      {
-        ...base,
-        method: "get",
-        path: `${cf}/signers/{signerId}/signingrequests`,
-        operationId: `penneo${v}ListSigningRequests`,
-        summary: "The signer's signing request (a list of one)",
-        request: { params: ZSignerParams },
-        responses: { 200: { description: "A JSON array", content: json(ZSigningRequestList) }, ...readErrors("signer") },
-      },
-      {
-        ...base,
-        method: "get",
-        path: doc,
-        operationId: `penneo${v}GetDocument`,
-        summary: "Read a document",
-        request: { params: ZDocumentParams },
-        responses: { 200: { description: "The document", content: json(ZDocument) }, ...readErrors("document") },
-      },
-      {
-        ...base,
-        method: "get",
-        path: `${doc}/content`,
-        operationId: `penneo${v}GetDocumentContent`,
-        summary: "Download a document (the sealed PDF once finalized)",
-        description: "The PDF; with `Accept: application/json`, the PDF as one base64 JSON string.",
-        request: { params: ZDocumentParams, query: ZDocumentContentQuery },
-        responses: { 200: { description: "The PDF", content: { "application/pdf": ZBinaryFile, "application/json": ZBase64Pdf } }, ...readErrors("document") },
-      },
-      {
-        ...base,
-        method: "get",
-        path: `${doc}/pdf`,
-        operationId: `penneo${v}GetDocumentPdf`,
-        summary: "Download a document as base64 (sdk-net)",
-        request: { params: ZDocumentParams, query: ZDocumentContentQuery },
-        responses: { 200: { description: "A one-element JSON array", content: json(ZBase64PdfList) }, ...readErrors("document") },
-      },
-    ];
-  });
+/** Both API versions the published clients use: sdk-php defaults to v1 (WSSE) and v3 (OAuth), sdk-net to v3. */
+export const PENNEO_API_VERSIONS = ["v1", "v3"] as const;
+export type PenneoApiVersion = (typeof PENNEO_API_VERSIONS)[number];
+
+/** Penneo's own read and manage paths (penneo-routes.ts), in one of the API versions its clients use. */
+export function penneoApiRoutes<V extends PenneoApiVersion>(v: V) {
+  const base = { tags: [TAGS.penneoApi], security: API_AUTH } as const;
+  const cf = `/api/${v}/casefiles/{id}` as const;
+  const doc = `/api/${v}/documents/{documentId}` as const;
+  return {
+    getUser: route({
+      ...base,
+      method: "get",
+      path: `/api/${v}/user`,
+      operationId: `penneo${v}GetUser`,
+      summary: "The user the credentials speak for",
+      responses: { 200: { description: "The user", content: json(ZUser) }, ...errors({ 401: AUTH_401 }) },
+    }),
+    getCaseFile: route({
+      ...base,
+      method: "get",
+      path: cf,
+      operationId: `penneo${v}GetCaseFile`,
+      summary: "Read a case file (Penneo's path)",
+      request: { params: ZCaseFileParams },
+      responses: { 200: { description: "The case file", content: json(ZCaseFile) }, ...readErrors("case file") },
+    }),
+    deleteCaseFile: route({
+      ...base,
+      method: "delete",
+      path: cf,
+      operationId: `penneo${v}DeleteCaseFile`,
+      summary: "Delete a case file",
+      description:
+        "Status 3 at once, whatever the state: signing links close, nothing scheduled runs any more. The case file and its documents stay readable. A repeated DELETE answers the same.",
+      request: { params: ZCaseFileParams },
+      responses: { 200: { description: "The case file, now in status 3", content: json(ZCaseFile) }, ...readErrors("case file") },
+    }),
+    listDocuments: route({
+      ...base,
+      method: "get",
+      path: `${cf}/documents`,
+      operationId: `penneo${v}ListDocuments`,
+      summary: "The case file's documents",
+      request: { params: ZCaseFileParams },
+      responses: { 200: { description: "A JSON array", content: json(ZDocumentList) }, ...readErrors("case file") },
+    }),
+    listSigners: route({
+      ...base,
+      method: "get",
+      path: `${cf}/signers`,
+      operationId: `penneo${v}ListSigners`,
+      summary: "The case file's signers",
+      request: { params: ZCaseFileParams },
+      responses: { 200: { description: "A JSON array", content: json(ZSignerList) }, ...readErrors("case file") },
+    }),
+    getSigner: route({
+      ...base,
+      method: "get",
+      path: `${cf}/signers/{signerId}`,
+      operationId: `penneo${v}GetSigner`,
+      summary: "One signer",
+      request: { params: ZSignerParams },
+      responses: { 200: { description: "The signer", content: json(ZSigner) }, ...readErrors("signer") },
+    }),
+    listSigningRequests: route({
+      ...base,
+      method: "get",
+      path: `${cf}/signers/{signerId}/signingrequests`,
+      operationId: `penneo${v}ListSigningRequests`,
+      summary: "The signer's signing request (a list of one)",
+      request: { params: ZSignerParams },
+      responses: { 200: { description: "A JSON array", content: json(ZSigningRequestList) }, ...readErrors("signer") },
+    }),
+    getDocument: route({
+      ...base,
+      method: "get",
+      path: doc,
+      operationId: `penneo${v}GetDocument`,
+      summary: "Read a document",
+      request: { params: ZDocumentParams },
+      responses: { 200: { description: "The document", content: json(ZDocument) }, ...readErrors("document") },
+    }),
+    getDocumentContent: route({
+      ...base,
+      method: "get",
+      path: `${doc}/content`,
+      operationId: `penneo${v}GetDocumentContent`,
+      summary: "Download a document (the sealed PDF once finalized)",
+      description: "The PDF; with `Accept: application/json`, the PDF as one base64 JSON string.",
+      request: { params: ZDocumentParams, query: ZDocumentContentQuery },
+      responses: { 200: { description: "The PDF", content: { "application/pdf": ZBinaryFile, "application/json": ZBase64Pdf } }, ...readErrors("document") },
+    }),
+    getDocumentPdf: route({
+      ...base,
+      method: "get",
+      path: `${doc}/pdf`,
+      operationId: `penneo${v}GetDocumentPdf`,
+      summary: "Download a document as base64 (sdk-net)",
+      request: { params: ZDocumentParams, query: ZDocumentContentQuery },
+      responses: { 200: { description: "A one-element JSON array", content: json(ZBase64PdfList) }, ...readErrors("document") },
+    }),
+  };
 }
 
-export function caseFileRoutes(config: AppConfig): RouteDoc[] {
+/** Where case files are created (multipart, asynchronous): the spec's dated path. */
+export const CREATE_PATH = "/send/api/v1/casefiles/20251022/create";
+
+export function caseFileRoutes(config: AppConfig) {
   const perMinute = config.JOB_POLL_LIMIT_PER_MINUTE;
-  return [
-    {
+  return {
+    createCaseFile: route({
       method: "post",
       path: CREATE_PATH,
       operationId: "createCaseFile",
@@ -186,8 +189,8 @@ export function caseFileRoutes(config: AppConfig): RouteDoc[] {
           422: "The Idempotency-Key was used with another payload",
         }),
       },
-    },
-    {
+    }),
+    getJobStatus: route({
       method: "post",
       path: JOB_STATUS_PATH,
       operationId: "getJobStatus",
@@ -207,8 +210,8 @@ export function caseFileRoutes(config: AppConfig): RouteDoc[] {
           headers: { ...rateLimitHeaders, "Retry-After": { description: "Seconds until the next poll is answered", schema: z.int().min(1) } },
         },
       },
-    },
-    {
+    }),
+    getCaseFile: route({
       method: "get",
       path: "/send/api/v1/casefiles/{id}",
       operationId: "getCaseFile",
@@ -220,8 +223,8 @@ export function caseFileRoutes(config: AppConfig): RouteDoc[] {
         200: { description: "The case file", content: json(ZCaseFile) },
         ...readErrors("case file"),
       },
-    },
-    {
+    }),
+    getDocumentFile: route({
       method: "get",
       path: "/send/api/v1/casefiles/{id}/documents/{documentId}/file",
       operationId: "getDocumentFile",
@@ -233,8 +236,8 @@ export function caseFileRoutes(config: AppConfig): RouteDoc[] {
         200: { description: "The PDF", content: { "application/pdf": ZBinaryFile } },
         ...readErrors("case file or document"),
       },
-    },
-    {
+    }),
+    deleteSigner: route({
       method: "delete",
       path: "/send/api/v1/casefiles/{id}/signers/{signerId}",
       operationId: "deleteSigner",
@@ -247,7 +250,6 @@ export function caseFileRoutes(config: AppConfig): RouteDoc[] {
         204: { description: "Deleted" },
         ...errors({ 401: AUTH_401, 404: "No such signer for this customer", 409: "The signer or case file state does not allow it" }),
       },
-    },
-    ...penneoApiRoutes(),
-  ];
+    }),
+  };
 }

@@ -11,10 +11,10 @@ import { createUploadMiddleware, FILE_FIELDS } from "./upload-middleware";
 import type { StagedUpload } from "./staging-storage-engine";
 import { payloadHash } from "./payload-hash";
 import { abuseLimits } from "../http/abuse-limits";
+import { serve } from "../http/serve-route";
+import { caseFileRoutes } from "./casefile-contracts";
 import { enqueueCreationJob } from "./enqueue-creation-job";
 import { insertCreationJobSql } from "./creation-job.sql";
-
-export const CREATE_PATH = "/send/api/v1/casefiles/20251022/create";
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -92,8 +92,9 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
   const caps = { signers: ctx.config.CASEFILE_MAX_SIGNERS, documents: ctx.config.CASEFILE_MAX_DOCUMENTS, ccRecipients: ctx.config.CASEFILE_MAX_CC_RECIPIENTS };
 
   // The rate limit runs before the upload is read: a client over its limit costs no staging.
-  router.post(
-    CREATE_PATH,
+  serve(
+    router,
+    caseFileRoutes(ctx.config).createCaseFile,
     authenticate(ctx),
     async (req, res, next) => {
       requireMultipart(req);

@@ -8,9 +8,8 @@ import { requestIdOf } from "../http/request-context";
 import { caseFileNotFound, ownedCaseFile, ownedDocument, ZId } from "./owned-casefile";
 import { deleteCaseFile } from "./delete-casefile";
 import { presentCaseFile, presentDocument, presentSigner, presentSigningRequest } from "./present-casefile";
-
-/** Both API versions the published clients use: sdk-php defaults to v1 (WSSE) and v3 (OAuth), sdk-net to v3. */
-export const PENNEO_API_VERSIONS = ["v1", "v3"] as const;
+import { PENNEO_API_VERSIONS, penneoApiRoutes } from "./casefile-contracts";
+import { serve } from "../http/serve-route";
 
 const signerNotFound = () => new AppError("not_found", "Signer not found");
 
@@ -33,21 +32,21 @@ export function penneoApiRouter(ctx: GatewayContext): Router {
   const auth = authenticate(ctx);
 
   for (const v of PENNEO_API_VERSIONS) {
-    const caseFilePath = `/api/${v}/casefiles/:id`;
+    const routes = penneoApiRoutes(v);
 
     // Who the credentials speak for: what api-utils' WSSE samples and sdk-net's Query.GetUser call first.
-    router.get(`/api/${v}/user`, auth, async (_req, res) => {
+    serve(router, routes.getUser, auth, async (_req, res) => {
       const { userId, customerId } = principalOf(res);
       const user = await ctx.db.user.findFirstOrThrow({ where: { id: userId, customerId } });
       res.json({ id: user.id, fullName: user.name, email: user.email, customerId: user.customerId, isAdmin: user.isAdmin });
     });
 
-    router.get(caseFilePath, auth, async (req, res) => {
+    serve(router, routes.getCaseFile, auth, async (req, res) => {
       res.json(presentCaseFile(await ownedCaseFile(ctx, principalOf(res).customerId, req.params.id)));
     });
 
     // Penneo's Postman collection expects 200 here; the answer is the case file, now in status 3.
-    router.delete(caseFilePath, auth, async (req, res) => {
+    serve(router, routes.deleteCaseFile, auth, async (req, res) => {
       const { customerId } = principalOf(res);
       const id = ZId.safeParse(req.params.id);
       if (!id.success || !(await deleteCaseFile(ctx.db, customerId, id.data))) throw caseFileNotFound();
@@ -55,12 +54,12 @@ export function penneoApiRouter(ctx: GatewayContext): Router {
       res.json(presentCaseFile(await ownedCaseFile(ctx, customerId, id.data)));
     });
 
-    router.get(`${caseFilePath}/documents`, auth, async (req, res) => {
+    serve(router, routes.listDocuments, auth, async (req, res) => {
       const cf = await ownedCaseFile(ctx, principalOf(res).customerId, req.params.id);
       res.json(cf.documents.map((d) => presentDocument(d, cf)));
     });
 
-    router.get(`${caseFilePath}/signers`, auth, async (req, res) => {
+    serve(router, routes.listSigners, auth, async (req, res) => {
       res.json((await ownedCaseFile(ctx, principalOf(res).customerId, req.params.id)).signers.map(presentSigner));
     });
 
@@ -72,23 +71,23 @@ export function penneoApiRouter(ctx: GatewayContext): Router {
       return signer;
     };
 
-    router.get(`${caseFilePath}/signers/:signerId`, auth, async (req, res) => {
+    serve(router, routes.getSigner, auth, async (req, res) => {
       res.json(presentSigner(await signerOf(req, res)));
     });
 
     // sdk-php's Signer::getSigningRequest() and sdk-net's GetSigningRequest(): a list of one.
-    router.get(`${caseFilePath}/signers/:signerId/signingrequests`, auth, async (req, res) => {
+    serve(router, routes.listSigningRequests, auth, async (req, res) => {
       res.json([presentSigningRequest(await signerOf(req, res))]);
     });
 
-    router.get(`/api/${v}/documents/:documentId`, auth, async (req, res) => {
+    serve(router, routes.getDocument, auth, async (req, res) => {
       const { document, caseFile } = await ownedDocument(ctx, principalOf(res).customerId, req.params.documentId);
       res.json(presentDocument(document, caseFile));
     });
 
     // The Postman collection and sdk-php: the PDF itself, or with `Accept: application/json` the
     // PDF as one base64 string ("you receive the signed document as a base64 encoded PDF").
-    router.get(`/api/${v}/documents/:documentId/content`, auth, async (req, res) => {
+    serve(router, routes.getDocumentContent, auth, async (req, res) => {
       const { document } = await ownedDocument(ctx, principalOf(res).customerId, req.params.documentId);
       const sha = contentAddress(document, req);
       if (req.accepts(["application/pdf", "application/json"]) === "application/json") {
@@ -104,7 +103,7 @@ export function penneoApiRouter(ctx: GatewayContext): Router {
     });
 
     // sdk-net's Document.GetPdfAsync(): a JSON array holding the PDF as one base64 string.
-    router.get(`/api/${v}/documents/:documentId/pdf`, auth, async (req, res) => {
+    serve(router, routes.getDocumentPdf, auth, async (req, res) => {
       const { document } = await ownedDocument(ctx, principalOf(res).customerId, req.params.documentId);
       res.json([(await ctx.storage.readAll(contentAddress(document, req))).toString("base64")]);
     });

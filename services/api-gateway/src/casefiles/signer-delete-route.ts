@@ -6,6 +6,8 @@ import type { GatewayContext } from "../context";
 import { authenticate, principalOf } from "../auth/authenticate";
 import { requestIdOf } from "../http/request-context";
 import { ZId } from "./owned-casefile";
+import { caseFileRoutes } from "./casefile-contracts";
+import { serve } from "../http/serve-route";
 
 const notFound = () => new AppError("not_found", "Signer not found");
 
@@ -22,7 +24,7 @@ export function signerDeleteRouter(ctx: GatewayContext): Router {
   const router = Router();
   const auth = authenticate(ctx);
 
-  router.delete("/send/api/v1/casefiles/:id/signers/:signerId", auth, async (req, res) => {
+  serve(router, caseFileRoutes(ctx.config).deleteSigner, auth, async (req, res) => {
     const { customerId } = principalOf(res);
     const caseFileId = ZId.safeParse(req.params.id);
     const signerId = ZId.safeParse(req.params.signerId);

@@ -1,7 +1,8 @@
 import { Router, type Response } from "express";
 import { AppError } from "@esign/errors";
-import { OPENAPI_PATH } from "../openapi/openapi-router";
-import { DOCS_ASSETS_PATH, DOCS_INIT_SCRIPT, DOCS_PATH, swaggerUiDistDir, ZDocsAssetParams } from "./docs-assets";
+import { docsRoutes, OPENAPI_DOCUMENT_PATH } from "../http/system-contracts";
+import { serve } from "../http/serve-route";
+import { DOCS_INIT_SCRIPT, swaggerUiDistDir, ZDocsAssetParams } from "./docs-assets";
 import { DOCS_CSP, docsInitScript, docsPageHtml } from "./docs-page";
 
 const ASSET_MAX_AGE_MS = 60 * 60 * 1000;
@@ -18,15 +19,16 @@ export function docsRouter(title = "E-Sign API"): Router {
   const router = Router();
   const dir = swaggerUiDistDir();
   const page = docsPageHtml(title);
-  const init = docsInitScript(OPENAPI_PATH);
+  const init = docsInitScript(OPENAPI_DOCUMENT_PATH);
+  const routes = docsRoutes();
 
-  router.get(DOCS_PATH, (_req, res) => {
+  serve(router, routes.docsPage, (_req, res) => {
     pageHeaders(res);
     res.setHeader("Cache-Control", "no-cache");
     res.type("html").send(page);
   });
 
-  router.get(`${DOCS_ASSETS_PATH}/:file`, (req, res, next) => {
+  serve(router, routes.docsAsset, (req, res, next) => {
     const parsed = ZDocsAssetParams.safeParse(req.params);
     if (!parsed.success) throw new AppError("not_found", "No such file");
     res.setHeader("X-Content-Type-Options", "nosniff");

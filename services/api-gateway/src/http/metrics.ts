@@ -1,6 +1,8 @@
 import type { NextFunction, Request, Response } from "express";
 import { Router } from "express";
 import { answerMetrics, counter, histogram } from "@esign/runtime";
+import { serve } from "./serve-route";
+import { systemRoutes } from "./system-contracts";
 import type { AppConfig } from "@esign/config";
 
 // Uploads of many MB over slow links are why the buckets reach minutes.
@@ -53,7 +55,7 @@ export function httpMetrics() {
 /** GET /metrics: Prometheus text of this process (METRICS_ENABLED, METRICS_TOKEN). */
 export function metricsRouter(config: Pick<AppConfig, "METRICS_ENABLED" | "METRICS_TOKEN">): Router {
   const router = Router();
-  router.get("/metrics", async (req, res) => {
+  serve(router, systemRoutes(config).metrics, async (req, res) => {
     const answer = await answerMetrics(req.header("authorization"), { enabled: config.METRICS_ENABLED, token: config.METRICS_TOKEN });
     res.status(answer.status).setHeader("Content-Type", answer.contentType).setHeader("Cache-Control", "no-store").send(answer.body);
   });

@@ -3,24 +3,24 @@ import type { AppConfig } from "@esign/config";
 import { DOCS_ASSETS_PATH, DOCS_PATH, ZDocsAssetParams } from "../docs/docs-assets";
 import { ZBinaryFile } from "../openapi/request-schemas";
 import { ZHealth, ZOpenApiDocument, ZReadiness } from "../openapi/response-schemas";
-import { errors, json, PUBLIC, TAGS, type RouteDoc } from "../openapi/route-doc";
+import { errors, json, PUBLIC, route, TAGS } from "../openapi/route-doc";
 
 /** Kept here rather than imported from openapi-router.ts, which imports this file. */
 export const OPENAPI_DOCUMENT_PATH = "/openapi.json";
 
-export function systemRoutes(config: AppConfig): RouteDoc[] {
+/** Health, readiness and metrics. */
+export function systemRoutes(config: Pick<AppConfig, "METRICS_TOKEN">) {
   const ops = { tags: [TAGS.operations], security: PUBLIC } as const;
-  const docs = { tags: [TAGS.docs], security: PUBLIC } as const;
-  return [
-    {
+  return {
+    health: route({
       ...ops,
       method: "get",
       path: "/healthz",
       operationId: "health",
       summary: "Liveness: the process answers",
       responses: { 200: { description: "Alive", content: json(ZHealth) } },
-    },
-    {
+    }),
+    readiness: route({
       ...ops,
       method: "get",
       path: "/readyz",
@@ -30,8 +30,8 @@ export function systemRoutes(config: AppConfig): RouteDoc[] {
         200: { description: "Ready", content: json(ZReadiness) },
         503: { description: "A dependency does not answer", content: json(ZReadiness) },
       },
-    },
-    {
+    }),
+    metrics: route({
       ...ops,
       method: "get",
       path: "/metrics",
@@ -43,24 +43,31 @@ export function systemRoutes(config: AppConfig): RouteDoc[] {
         200: { description: "Prometheus text exposition format", content: { "text/plain": z.string() } },
         ...errors({ 401: "Missing or wrong metrics token", 404: "Metrics are disabled" }),
       },
-    },
-    {
+    }),
+  };
+}
+
+/** The document and the page that shows it. */
+export function docsRoutes() {
+  const docs = { tags: [TAGS.docs], security: PUBLIC } as const;
+  return {
+    openApiDocument: route({
       ...docs,
       method: "get",
       path: OPENAPI_DOCUMENT_PATH,
       operationId: "openApiDocument",
       summary: "This document (OpenAPI 3.0), generated from the gateway's zod schemas",
       responses: { 200: { description: "The document", content: json(ZOpenApiDocument) } },
-    },
-    {
+    }),
+    docsPage: route({
       ...docs,
       method: "get",
       path: DOCS_PATH,
       operationId: "docsPage",
       summary: "This page: swagger-ui over /openapi.json",
       responses: { 200: { description: "HTML", content: { "text/html": null } } },
-    },
-    {
+    }),
+    docsAsset: route({
       ...docs,
       method: "get",
       path: `${DOCS_ASSETS_PATH}/{file}`,
@@ -74,6 +81,6 @@ export function systemRoutes(config: AppConfig): RouteDoc[] {
         },
         ...errors({ 404: "Not one of the page's files" }),
       },
-    },
-  ];
+    }),
+  };
 }

@@ -1,28 +1,12 @@
 import { Router, type Request } from "express";
-import { z } from "zod";
+import type { z } from "zod";
 import { resolveLanguage, type TLanguage } from "@esign/i18n";
-import { ZSecureSigningMethod } from "@esign/schema";
 import { escapeHtml, sendHtml, sendMessagePage } from "../html/html-page";
 import { IDP_SIMULATOR_PATH, type IdentityProviderSimulator } from "./idp-simulator";
 import { SIMULATOR_MESSAGES } from "./simulator-messages";
-
-export const ZAuthorize = z.object({
-  method: ZSecureSigningMethod,
-  state: z.string().min(1).max(4096),
-  redirect_uri: z.string().min(1).max(2048),
-  ui_locales: z.string().max(64).optional(),
-});
-
-export const ZDecision = ZAuthorize.extend({
-  decision: z.enum(["approve", "cancel"]),
-  nationalId: z
-    .string()
-    .trim()
-    .max(32)
-    .regex(/^[A-Za-z0-9:+-]*$/)
-    .optional()
-    .transform((v) => (v ? v : null)),
-});
+import { ZAuthorize, ZDecision } from "./simulator-schemas";
+import { developmentRoutes } from "./simulator-contracts";
+import { serve } from "../http/serve-route";
 
 function parse<S extends z.ZodType>(schema: S, input: unknown, sim: IdentityProviderSimulator): z.output<S> | null {
   const parsed = schema.safeParse(input);
@@ -46,8 +30,9 @@ function languageOf(input: unknown): TLanguage {
  */
 export function identityProviderSimulatorRouter(sim: IdentityProviderSimulator): Router {
   const router = Router();
+  const routes = developmentRoutes();
 
-  router.get(IDP_SIMULATOR_PATH, (req, res) => {
+  serve(router, routes.idpSimulatorConsent, (req, res) => {
     const lang = languageOf(fieldsOf(req));
     const m = SIMULATOR_MESSAGES[lang];
     const login = parse(ZAuthorize, fieldsOf(req), sim);
@@ -70,7 +55,7 @@ export function identityProviderSimulatorRouter(sim: IdentityProviderSimulator):
     });
   });
 
-  router.post(IDP_SIMULATOR_PATH, (req, res) => {
+  serve(router, routes.idpSimulatorDecision, (req, res) => {
     const answer = parse(ZDecision, fieldsOf(req), sim);
     if (!answer) {
       const lang = languageOf(fieldsOf(req));

@@ -1,16 +1,16 @@
-import { ZAuthorize } from "./idp-simulator-route";
+import { ZAuthorize } from "./simulator-schemas";
 import { IDP_SIMULATOR_PATH } from "./idp-simulator";
 import { REQUEST_COMPONENTS } from "../openapi/request-schemas";
-import { PUBLIC, TAGS, type RouteDoc } from "../openapi/route-doc";
+import { PUBLIC, route, TAGS } from "../openapi/route-doc";
 
 const NOTE =
   "Development only: mounted when IDENTITY_PROVIDER=simulator outside production, never in production. " + "It approves whoever clicks; it is not a real eID.";
 
 /** The identity-provider simulator's pages (x-development-only in the document). */
-export function developmentRoutes(): RouteDoc[] {
+export function developmentRoutes() {
   const base = { tags: [TAGS.simulator], security: PUBLIC, developmentOnly: true } as const;
-  return [
-    {
+  return {
+    idpSimulatorConsent: route({
       ...base,
       method: "get",
       path: IDP_SIMULATOR_PATH,
@@ -22,8 +22,8 @@ export function developmentRoutes(): RouteDoc[] {
         200: { description: "The consent page", content: { "text/html": null } },
         400: { description: "Malformed login request or a redirect the simulator does not serve", content: { "text/html": null } },
       },
-    },
-    {
+    }),
+    idpSimulatorDecision: route({
       ...base,
       method: "post",
       path: IDP_SIMULATOR_PATH,
@@ -35,6 +35,6 @@ export function developmentRoutes(): RouteDoc[] {
         303: { description: "Back to the gateway's callback with code (approve) or error=access_denied (cancel)" },
         400: { description: "Malformed decision or a redirect the simulator does not serve", content: { "text/html": null } },
       },
-    },
-  ];
+    }),
+  };
 }

@@ -2,25 +2,15 @@ import { Router } from "express";
 import { z } from "zod";
 import { decryptSecret, type CreationJob } from "@esign/db";
 import { AppError } from "@esign/errors";
-import { ZSigningLinkItem, ZStoredJobResult, type SigningLinkItem } from "@esign/schema";
+import { ZSigningLinkItem, ZStoredJobResult } from "@esign/schema";
 import type { GatewayContext } from "../context";
 import { zodIssues } from "../http/zod-issues";
 import { abuseLimits } from "../http/abuse-limits";
-
-export const JOB_STATUS_PATH = "/send/api/v1/queue/public/status";
-
-export const ZStatusRequest = z.object({ uuid: z.uuid(), payloadHash: z.string().regex(/^[0-9a-f]{64}$/i) });
+import { serve } from "../http/serve-route";
+import { caseFileRoutes } from "../casefiles/casefile-contracts";
+import { type JobResult, ZStatusRequest } from "./job-status-schemas";
 
 const notFound = () => new AppError("not_found", "Job not found");
-
-/**
- * A completed job's result as Penneo's published clients read it: `result.data.caseFile.id` and
- * `result.data.signingLinks[]` of `{name, role, signingLink}` (its Postman collection, its
- * sample scripts), each link with our `signerId` besides.
- */
-export interface JobResult {
-  data: { caseFile: { id: number; status: number }; signingLinks: SigningLinkItem[] };
-}
 
 function presentResult(job: CreationJob, encryptionKey: string): JobResult | null {
   if (job.status !== "completed" || job.result === null) return null;
@@ -37,7 +27,7 @@ export function jobStatusRouter(ctx: GatewayContext): Router {
   // is counted in memory (rate-limit.ts).
   const limits = abuseLimits(ctx);
 
-  router.post(JOB_STATUS_PATH, async (req, res) => {
+  serve(router, caseFileRoutes(ctx.config).getJobStatus, async (req, res) => {
     const parsed = ZStatusRequest.safeParse(req.body);
     if (!parsed.success) throw new AppError("validation_failed", "uuid and payloadHash are required", zodIssues(parsed.error));
     const { uuid, payloadHash } = parsed.data;

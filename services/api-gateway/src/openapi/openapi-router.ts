@@ -2,15 +2,14 @@ import { Router } from "express";
 import type { AppConfig } from "@esign/config";
 import { buildOpenApiDocument } from "./build-document";
 import { gatewayRoutes, type GatewayRouteOptions } from "./gateway-routes";
-import { OPENAPI_DOCUMENT_PATH } from "../http/system-contracts";
-
-export const OPENAPI_PATH = OPENAPI_DOCUMENT_PATH;
+import { docsRoutes } from "../http/system-contracts";
+import { serve } from "../http/serve-route";
 
 /** GET /openapi.json: built once when the app is built (a broken declaration stops the start), then served as is. */
 export function openApiRouter(config: AppConfig, options: GatewayRouteOptions): Router {
   const body = JSON.stringify(buildOpenApiDocument(config, gatewayRoutes(config, options)));
   const router = Router();
-  router.get(OPENAPI_PATH, (_req, res) => {
+  serve(router, docsRoutes().openApiDocument, (_req, res) => {
     res.setHeader("Cache-Control", "no-cache");
     res.type("application/json").send(body);
   });

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { ZCaseFileCreateData, ZSecureSigningMethod } from "@esign/schema";
-import { ZGrant } from "../auth/token-route";
+import { ZGrant } from "../auth/token-schemas";
 import { ZId } from "../casefiles/owned-casefile";
-import { ZStatusRequest } from "../jobs/job-status-route";
-import { ZDecision } from "../identity/idp-simulator-route";
+import { ZStatusRequest } from "../jobs/job-status-schemas";
+import { ZDecision } from "../identity/simulator-schemas";
 import { ZDocumentId, ZRejectBody, ZSignBody, ZStartBody } from "../signing/signing-schemas";
 import { subscriptionSchemas, ZResourceId } from "../webhooks/subscription-schemas";
 import { ZVerifyUploadRequest } from "../verification/verification-schemas";

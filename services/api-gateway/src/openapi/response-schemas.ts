@@ -1,10 +1,10 @@
 import { z } from "zod";
 import type { ErrorBody } from "@esign/errors";
 import { CASEFILE_STATUS, SIGNER_STATUS, ZEventType, ZInsecureSigningMethod, ZSecureSigningMethod, ZSigningLinkItem } from "@esign/schema";
-import type { TokenAnswer } from "../auth/token-route";
+import type { TokenAnswer } from "../auth/token-schemas";
 import type { CaseFileView } from "../casefiles/present-casefile";
 import { PENNEO_SIGNER_STATUS } from "../casefiles/present-casefile";
-import type { JobResult } from "../jobs/job-status-route";
+import type { JobResult } from "../jobs/job-status-schemas";
 import type { SigningView } from "../signing/signing-view";
 import type { presentSubscription } from "../webhooks/present-subscription";
 import { ZDocumentVerification, ZPublicVerification } from "../verification/verification-schemas";

@@ -53,11 +53,15 @@ export interface ResponseDoc {
   headers?: Record<string, { description: string; schema: z.ZodType }>;
 }
 
-/** One operation of the gateway, declared once; the OpenAPI document is built from these. */
-export interface RouteDoc {
+/**
+ * One operation of the gateway, declared once: the handler is registered from it (`serve`,
+ * ../http/serve-route.ts), its answers are checked against it and the OpenAPI document is built from
+ * it. `P` keeps the path's literal type, so a handler's `req.params` has exactly the path's names.
+ */
+export interface RouteDoc<P extends string = string> {
   method: HttpMethod;
   /** OpenAPI style: /x/{id}. */
-  path: string;
+  path: P;
   operationId: string;
   summary: string;
   description?: string;
@@ -67,6 +71,9 @@ export interface RouteDoc {
   request?: RequestDoc;
   responses: Record<number, ResponseDoc>;
 }
+
+/** Declares a route, keeping its path's literal type (for the handler's typed `req.params`). */
+export const route = <const P extends string>(doc: RouteDoc<P>): RouteDoc<P> => doc;
 
 export const json = (schema: z.ZodType) => ({ "application/json": schema });
 

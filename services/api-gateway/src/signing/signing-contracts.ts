@@ -8,8 +8,8 @@ import {
   ZTrackingPixelParams,
 } from "../openapi/request-schemas";
 import { ZRedirectAnswer, ZSignerActionAnswer, ZSigningView } from "../openapi/response-schemas";
-import { SIGNING_ASSETS_PATH, ZPdfjsFileParams, ZPdfjsFolderParams, ZSigningAssetParams } from "./signing-assets";
-import { errors, json, PUBLIC, TAGS, type ResponseDoc, type RouteDoc } from "../openapi/route-doc";
+import { SIGNING_ASSETS_PATH, ZPdfjsFileParams, ZPdfjsFolderParams, ZSigningAssetParams } from "./signing-asset-files";
+import { errors, json, PUBLIC, type ResponseDoc, route, TAGS } from "../openapi/route-doc";
 
 const NEGOTIATION =
   "The signing token in the path is the credential. Browsers get HTML pages (also for refusals); " +
@@ -26,11 +26,11 @@ const refusals = (extra: Record<number, string> = {}): Record<number, ResponseDo
 
 const redirect = { 303: { description: "Form posts: redirect to successUrl / failUrl or the identity provider" } };
 
-export function signingRoutes(): RouteDoc[] {
+export function signingRoutes() {
   const base = { tags: [TAGS.signing], security: PUBLIC } as const;
   const bodyTypes = ["application/json", "application/x-www-form-urlencoded"] as const;
-  return [
-    {
+  return {
+    getSigningPage: route({
       ...base,
       method: "get",
       path: "/sign/{token}",
@@ -42,8 +42,8 @@ export function signingRoutes(): RouteDoc[] {
         200: { description: "The page (text/html) or its data (application/json)", content: { "text/html": null, ...json(ZSigningView) } },
         ...refusals({ 403: "Identity validation required first (sensitiveData / accessControl)" }),
       },
-    },
-    {
+    }),
+    getSigningDocument: route({
       ...base,
       method: "get",
       path: "/sign/{token}/documents/{documentId}",
@@ -54,8 +54,8 @@ export function signingRoutes(): RouteDoc[] {
         200: { description: "The PDF (the signed one once finalized)", content: { "application/pdf": ZBinaryFile } },
         ...refusals({ 403: "Identity validation required first", 404: "Unknown link or a document this signer may not see" }),
       },
-    },
-    {
+    }),
+    sign: route({
       ...base,
       method: "post",
       path: "/sign/{token}/sign",
@@ -68,8 +68,8 @@ export function signingRoutes(): RouteDoc[] {
         ...redirect,
         ...refusals({ 400: "Invalid body, method not allowed or a secure method", 403: "Nothing to sign for this role, or identity required" }),
       },
-    },
-    {
+    }),
+    reject: route({
       ...base,
       method: "post",
       path: "/sign/{token}/reject",
@@ -82,8 +82,8 @@ export function signingRoutes(): RouteDoc[] {
         ...redirect,
         ...refusals({ 400: "Invalid body", 403: "Identity required" }),
       },
-    },
-    {
+    }),
+    startSecureLogin: route({
       ...base,
       method: "post",
       path: "/sign/{token}/secure/{method}/start",
@@ -99,8 +99,8 @@ export function signingRoutes(): RouteDoc[] {
           503: "No identity provider configured, none for this method, or the provider cannot be reached",
         }),
       },
-    },
-    {
+    }),
+    secureLoginCallback: route({
       ...base,
       method: "get",
       path: "/sign/secure/callback",
@@ -119,8 +119,8 @@ export function signingRoutes(): RouteDoc[] {
           503: "No identity provider configured, or the provider cannot be reached",
         }),
       },
-    },
-    {
+    }),
+    signingPageScript: route({
       ...base,
       method: "get",
       path: `${SIGNING_ASSETS_PATH}/{file}`,
@@ -128,8 +128,8 @@ export function signingRoutes(): RouteDoc[] {
       summary: "The signing page's script (PDF viewer, signature pad)",
       request: { params: ZSigningAssetParams },
       responses: { 200: { description: "JavaScript module", content: { "text/javascript": ZBinaryFile } }, ...errors({ 404: "Not the page's script" }) },
-    },
-    {
+    }),
+    pdfjsModule: route({
       ...base,
       method: "get",
       path: `${SIGNING_ASSETS_PATH}/pdfjs/{file}`,
@@ -137,8 +137,8 @@ export function signingRoutes(): RouteDoc[] {
       summary: "PDF.js (pdfjs-dist) and its worker, served by this gateway (no CDN)",
       request: { params: ZPdfjsFileParams },
       responses: { 200: { description: "JavaScript module", content: { "text/javascript": ZBinaryFile } }, ...errors({ 404: "Not one of the two files" }) },
-    },
-    {
+    }),
+    pdfjsData: route({
       ...base,
       method: "get",
       path: `${SIGNING_ASSETS_PATH}/pdfjs/{folder}/{file}`,
@@ -146,8 +146,8 @@ export function signingRoutes(): RouteDoc[] {
       summary: "Fonts, character maps, colour profiles and image decoders PDF.js fetches while rendering",
       request: { params: ZPdfjsFolderParams },
       responses: { 200: { description: "The file", content: { "application/octet-stream": ZBinaryFile } }, ...errors({ 404: "No such file" }) },
-    },
-    {
+    }),
+    trackingPixel: route({
       ...base,
       method: "get",
       path: "/t/{file}",
@@ -156,6 +156,6 @@ export function signingRoutes(): RouteDoc[] {
       description: "Always the same 1x1 GIF, whatever the id: the answer tells nothing about signers.",
       request: { params: ZTrackingPixelParams },
       responses: { 200: { description: "A transparent GIF", content: { "image/gif": ZBinaryFile } } },
-    },
-  ];
+    }),
+  };
 }

@@ -5,7 +5,7 @@ import { escapeHtml, sendHtml } from "../html/html-page";
 import { formatWhen, signingMessages } from "./messages/catalog";
 import type { SigningMessages } from "./messages/signing-messages";
 import { REFUSAL_TEXTS } from "./negotiate";
-import { PDFJS_OPTIONS, SIGNING_PAGE_SCRIPT, pdfjsAsset } from "./signing-assets";
+import { PDFJS_OPTIONS, SIGNING_PAGE_SCRIPT, pdfjsAsset } from "./signing-asset-files";
 import type { SigningView } from "./signing-view";
 
 /**

@@ -1,7 +1,6 @@
 import { Router, type NextFunction, type Request, type Response } from "express";
 import type { GatewayContext } from "../context";
 import type { IdentityProvider } from "../identity/identity-provider";
-import { SECURE_CALLBACK_PATH } from "./identity-session";
 import { signingErrorHandler, signingFailurePage } from "./negotiate";
 import { signingDocumentRoute } from "./routes/document-route";
 import { signingPageRoute } from "./routes/page-route";
@@ -11,6 +10,8 @@ import { secureStartRoute } from "./routes/secure-start-route";
 import { signRoute } from "./routes/sign-route";
 import { signingAssetsRouter } from "./signing-assets";
 import { createSigningKit } from "./signing-kit";
+import { signingRoutes } from "./signing-contracts";
+import { serve } from "../http/serve-route";
 import { trackingPixelRoute } from "./tracking-pixel-route";
 
 function noStore(_req: Request, res: Response, next: NextFunction): void {
@@ -29,6 +30,7 @@ function noStore(_req: Request, res: Response, next: NextFunction): void {
 export function signingRouter(ctx: GatewayContext, idp: IdentityProvider | null): Router {
   const router = Router();
   const kit = createSigningKit(ctx, idp);
+  const routes = signingRoutes();
   kit.idp?.warmUp?.().catch((err: unknown) => {
     ctx.logger.warn("identity provider not reachable at start; every login tries again", {
       provider: kit.idp?.displayName,
@@ -36,19 +38,19 @@ export function signingRouter(ctx: GatewayContext, idp: IdentityProvider | null)
     });
   });
 
-  router.use(signingAssetsRouter());
+  router.use(signingAssetsRouter(routes));
   router.use(["/sign", "/t"], noStore);
   // Every signing route, per client address: a bounded rate, and once an address has guessed too
   // many unknown links, nothing more from it for the rest of the minute (before any lookup).
   router.use("/sign", kit.bounded);
 
-  router.get(SECURE_CALLBACK_PATH, secureCallbackRoute(kit));
-  router.get("/sign/:token", signingPageRoute(kit));
-  router.get("/sign/:token/documents/:documentId", signingDocumentRoute(kit));
-  router.post("/sign/:token/sign", signRoute(kit));
-  router.post("/sign/:token/reject", rejectRoute(kit));
-  router.post("/sign/:token/secure/:method/start", secureStartRoute(kit));
-  router.get("/t/:file", trackingPixelRoute(ctx));
+  serve(router, routes.secureLoginCallback, secureCallbackRoute(kit));
+  serve(router, routes.getSigningPage, signingPageRoute(kit));
+  serve(router, routes.getSigningDocument, signingDocumentRoute(kit));
+  serve(router, routes.sign, signRoute(kit));
+  serve(router, routes.reject, rejectRoute(kit));
+  serve(router, routes.startSecureLogin, secureStartRoute(kit));
+  serve(router, routes.trackingPixel, trackingPixelRoute(ctx));
 
   router.use(signingErrorHandler(ctx.logger));
   router.use(signingFailurePage(ctx.logger));

@@ -1,13 +1,13 @@
 import type { AppConfig } from "@esign/config";
 import { REQUEST_COMPONENTS } from "../openapi/request-schemas";
 import { ZDocumentVerification, ZDocumentVerificationParams, ZPublicVerification } from "./verification-schemas";
-import { API_AUTH, errors, json, PUBLIC, TAGS, type RouteDoc } from "../openapi/route-doc";
+import { API_AUTH, errors, json, PUBLIC, route, TAGS } from "../openapi/route-doc";
 
 const mb = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
-export function verificationRoutes(config: AppConfig): RouteDoc[] {
-  return [
-    {
+export function verificationRoutes(config: AppConfig) {
+  return {
+    getDocumentVerification: route({
       method: "get",
       path: "/send/api/v1/casefiles/{id}/documents/{documentId}/verification",
       operationId: "getDocumentVerification",
@@ -23,8 +23,8 @@ export function verificationRoutes(config: AppConfig): RouteDoc[] {
         200: { description: "The seal's state", content: json(ZDocumentVerification) },
         ...errors({ 401: "Missing or invalid X-Auth-Token", 404: "No such document in a case file of yours" }),
       },
-    },
-    {
+    }),
+    verifyPdf: route({
       method: "post",
       path: "/verify",
       operationId: "verifyPdf",
@@ -46,6 +46,6 @@ export function verificationRoutes(config: AppConfig): RouteDoc[] {
         200: { description: "The verdict", content: json(ZPublicVerification) },
         ...errors({ 400: "No file, or not a PDF", 413: "The file is larger than the limit", 415: "Neither application/pdf nor multipart/form-data" }),
       },
-    },
-  ];
+    }),
+  };
 }

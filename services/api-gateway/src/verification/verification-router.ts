@@ -6,9 +6,8 @@ import { authenticate, principalOf } from "../auth/authenticate";
 import { abuseLimits, addressOf } from "../http/abuse-limits";
 import { readPdfUpload, uploadedPdf } from "./read-pdf-upload";
 import { ZDocumentVerificationParams, presentDocumentVerification } from "./verification-schemas";
-
-export const DOCUMENT_VERIFICATION_PATH = "/send/api/v1/casefiles/:id/documents/:documentId/verification";
-export const PUBLIC_VERIFY_PATH = "/verify";
+import { verificationRoutes } from "./verification-contracts";
+import { serve } from "../http/serve-route";
 
 /**
  * Verification of sealed documents. The owner's route reports everything about the seal of a stored
@@ -18,8 +17,9 @@ export const PUBLIC_VERIFY_PATH = "/verify";
 export function verificationRouter(ctx: GatewayContext): Router {
   const router = Router();
   const auth = authenticate(ctx);
+  const routes = verificationRoutes(ctx.config);
 
-  router.get(DOCUMENT_VERIFICATION_PATH, auth, async (req, res) => {
+  serve(router, routes.getDocumentVerification, auth, async (req, res) => {
     const params = ZDocumentVerificationParams.safeParse(req.params);
     // Another customer's case file or document answers exactly like a missing one.
     if (!params.success) throw new AppError("not_found", "Document not found");
@@ -40,7 +40,7 @@ export function verificationRouter(ctx: GatewayContext): Router {
     next();
   };
 
-  router.post(PUBLIC_VERIFY_PATH, bounded, readPdfUpload(ctx.config.UPLOAD_MAX_FILE_BYTES), async (req, res) => {
+  serve(router, routes.verifyPdf, bounded, readPdfUpload(ctx.config.UPLOAD_MAX_FILE_BYTES), async (req, res) => {
     const bytes = uploadedPdf(req);
     const answer = await verifyForPublic(bytes, async (sha256) => (await ctx.db.sealCertificate.count({ where: { sha256 } })) > 0);
     res.setHeader("Cache-Control", "no-store");

@@ -7,7 +7,9 @@ import type { GatewayContext } from "../context";
 import { principalOf } from "../auth/authenticate";
 import { decodeCursor, encodeCursor, type AttemptPosition } from "./delivery-cursor";
 import { ownedSubscription, requireActive } from "./owned-subscription";
-import { SUBSCRIPTIONS_PATH, ZDeliveriesQuery, ZResourceId } from "./subscription-schemas";
+import { ZDeliveriesQuery, ZResourceId } from "./subscription-schemas";
+import type { webhookRoutes } from "./webhook-contracts";
+import { serve } from "../http/serve-route";
 import { parseOr400 } from "./parse-request";
 import { attemptPageSql } from "./deliveries.sql";
 
@@ -45,11 +47,10 @@ const presentAttempt = (a: AttemptRow) => ({
 });
 
 /** The attempt log of one subscription and manual redelivery of one of its events. */
-export function deliveriesRouter(ctx: GatewayContext, auth: RequestHandler): Router {
+export function deliveriesRouter(ctx: GatewayContext, auth: RequestHandler, routes: ReturnType<typeof webhookRoutes>): Router {
   const router = Router();
-  const base = `${SUBSCRIPTIONS_PATH}/:id/deliveries`;
 
-  router.get(base, auth, async (req, res) => {
+  serve(router, routes.listDeliveries, auth, async (req, res) => {
     const sub = await ownedSubscription(ctx.db, principalOf(res).customerId, req.params.id);
     const query = await parseOr400(ZDeliveriesQuery, req.query, "Invalid paging parameters");
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
@@ -61,7 +62,7 @@ export function deliveriesRouter(ctx: GatewayContext, auth: RequestHandler): Rou
     res.json({ data: page.map(presentAttempt), nextCursor });
   });
 
-  router.post(`${base}/:eventId/redeliver`, auth, async (req, res) => {
+  serve(router, routes.redeliverEvent, auth, async (req, res) => {
     const sub = await ownedSubscription(ctx.db, principalOf(res).customerId, req.params.id);
     const eventId = ZResourceId.safeParse(req.params.eventId);
     const notDelivered = () => new AppError("not_found", "This subscription has no delivery of that event");

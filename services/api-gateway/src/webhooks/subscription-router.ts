@@ -7,7 +7,9 @@ import { deliveriesRouter } from "./deliveries-route";
 import { ownedSubscription, requireActive, subscriptionNotFound } from "./owned-subscription";
 import { presentSubscription } from "./present-subscription";
 import { createSubscription, softDeleteSubscription, updateSubscription } from "./subscription-changes";
-import { SUBSCRIPTIONS_PATH, subscriptionSchemas } from "./subscription-schemas";
+import { subscriptionSchemas } from "./subscription-schemas";
+import { webhookRoutes } from "./webhook-contracts";
+import { serve } from "../http/serve-route";
 import { parseOr400 } from "./parse-request";
 
 /** The webhook subscription API of the contract; every route is scoped to the caller's customer. */
@@ -16,9 +18,9 @@ export function webhookSubscriptionRouter(ctx: GatewayContext): Router {
   const auth = authenticate(ctx);
   const key = ctx.config.ENCRYPTION_KEY;
   const schemas = subscriptionSchemas({ allowPrivate: ctx.config.WEBHOOK_ALLOW_PRIVATE, requireHttps: ctx.config.production });
-  const byId = `${SUBSCRIPTIONS_PATH}/:id`;
+  const routes = webhookRoutes();
 
-  router.post(SUBSCRIPTIONS_PATH, auth, async (req, res) => {
+  serve(router, routes.createSubscription, auth, async (req, res) => {
     const actor = principalOf(res);
     const input = await parseOr400(schemas.create, req.body, "The subscription request is invalid");
     const { sub } = await createSubscription(ctx.db, actor, input, key);
@@ -26,7 +28,7 @@ export function webhookSubscriptionRouter(ctx: GatewayContext): Router {
     res.status(201).json(presentSubscription(sub, key));
   });
 
-  router.get(SUBSCRIPTIONS_PATH, auth, async (_req, res) => {
+  serve(router, routes.listSubscriptions, auth, async (_req, res) => {
     const subs = await ctx.db.webhookSubscription.findMany({
       where: { customerId: principalOf(res).customerId, deletedAt: null },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
@@ -37,18 +39,18 @@ export function webhookSubscriptionRouter(ctx: GatewayContext): Router {
 
   // Penneo's account-wide test, before `/:id` routes: fires `webhook.subscription.test` to every
   // active subscription of the customer that includes it, and answers 204 as the collection expects.
-  router.post(`${SUBSCRIPTIONS_PATH}/test`, auth, async (_req, res) => {
+  serve(router, routes.testAllSubscriptions, auth, async (_req, res) => {
     const actor = principalOf(res);
     const eventId = await createAccountTestEvent(ctx.db, actor.customerId);
     ctx.logger.info("webhook test event for the account", { requestId: requestIdOf(res), customerId: actor.customerId, eventId });
     res.status(204).end();
   });
 
-  router.get(byId, auth, async (req, res) => {
+  serve(router, routes.getSubscription, auth, async (req, res) => {
     res.json(presentSubscription(await ownedSubscription(ctx.db, principalOf(res).customerId, req.params.id), key));
   });
 
-  router.put(byId, auth, async (req, res) => {
+  serve(router, routes.updateSubscription, auth, async (req, res) => {
     const actor = principalOf(res);
     const { id } = await ownedSubscription(ctx.db, actor.customerId, req.params.id);
     const input = await parseOr400(schemas.update, req.body, "The subscription update is invalid");
@@ -61,7 +63,7 @@ export function webhookSubscriptionRouter(ctx: GatewayContext): Router {
     res.json(presentSubscription(sub, key));
   });
 
-  router.delete(byId, auth, async (req, res) => {
+  serve(router, routes.deleteSubscription, auth, async (req, res) => {
     const actor = principalOf(res);
     const { id } = await ownedSubscription(ctx.db, actor.customerId, req.params.id);
     await softDeleteSubscription(ctx.db, actor, id);
@@ -70,7 +72,7 @@ export function webhookSubscriptionRouter(ctx: GatewayContext): Router {
     res.status(204).end();
   });
 
-  router.post(`${byId}/test`, auth, async (req, res) => {
+  serve(router, routes.testSubscription, auth, async (req, res) => {
     const actor = principalOf(res);
     const sub = await ownedSubscription(ctx.db, actor.customerId, req.params.id);
     requireActive(sub, "sending a test event");
@@ -81,6 +83,6 @@ export function webhookSubscriptionRouter(ctx: GatewayContext): Router {
     res.status(202).json({ eventId });
   });
 
-  router.use(deliveriesRouter(ctx, auth));
+  router.use(deliveriesRouter(ctx, auth, routes));
   return router;
 }

@@ -2,7 +2,7 @@ import { MAX_ACTIVE_SUBSCRIPTIONS } from "./active-limit";
 import { SUBSCRIPTIONS_PATH, ZDeliveriesQuery } from "./subscription-schemas";
 import { REQUEST_COMPONENTS, ZRedeliverParams, ZSubscriptionParams } from "../openapi/request-schemas";
 import { ZDeliveryPage, ZEventIdAnswer, ZSubscription, ZSubscriptionList } from "../openapi/response-schemas";
-import { API_AUTH, errors, json, TAGS, type ResponseDoc, type RouteDoc } from "../openapi/route-doc";
+import { API_AUTH, errors, json, type ResponseDoc, route, TAGS } from "../openapi/route-doc";
 
 const byId = `${SUBSCRIPTIONS_PATH}/{id}`;
 
@@ -12,10 +12,10 @@ const endpointRules =
   "`endpoint` must be an absolute http(s) URL; in production https and a public address only. Unknown event types " +
   "and refused endpoints answer 400 with every failing field.";
 
-export function webhookRoutes(): RouteDoc[] {
+export function webhookRoutes() {
   const base = { tags: [TAGS.webhooks], security: API_AUTH } as const;
-  return [
-    {
+  return {
+    createSubscription: route({
       ...base,
       method: "post",
       path: SUBSCRIPTIONS_PATH,
@@ -27,16 +27,16 @@ export function webhookRoutes(): RouteDoc[] {
         201: { description: "The subscription, with its signing secret", content: json(ZSubscription) },
         ...common({ 400: "Invalid event types or endpoint", 409: `Already ${MAX_ACTIVE_SUBSCRIPTIONS} active subscriptions, or one to this endpoint` }),
       },
-    },
-    {
+    }),
+    listSubscriptions: route({
       ...base,
       method: "get",
       path: SUBSCRIPTIONS_PATH,
       operationId: "listSubscriptions",
       summary: "List the subscriptions (with secrets)",
       responses: { 200: { description: '`{"items": [...]}`, oldest first', content: json(ZSubscriptionList) }, ...common() },
-    },
-    {
+    }),
+    testAllSubscriptions: route({
       ...base,
       method: "post",
       path: `${SUBSCRIPTIONS_PATH}/test`,
@@ -44,8 +44,8 @@ export function webhookRoutes(): RouteDoc[] {
       summary: "Send a webhook.subscription.test event to every active subscription that includes it",
       description: "Penneo's account-wide test. No body is needed.",
       responses: { 204: { description: "The event is queued for delivery" }, ...common() },
-    },
-    {
+    }),
+    getSubscription: route({
       ...base,
       method: "get",
       path: byId,
@@ -53,8 +53,8 @@ export function webhookRoutes(): RouteDoc[] {
       summary: "Read a subscription",
       request: { params: ZSubscriptionParams },
       responses: { 200: { description: "The subscription", content: json(ZSubscription) }, ...common({ 404: "No such subscription" }) },
-    },
-    {
+    }),
+    updateSubscription: route({
       ...base,
       method: "put",
       path: byId,
@@ -70,8 +70,8 @@ export function webhookRoutes(): RouteDoc[] {
           409: "Re-enabling would exceed the active limit, or the endpoint is another subscription's",
         }),
       },
-    },
-    {
+    }),
+    deleteSubscription: route({
       ...base,
       method: "delete",
       path: byId,
@@ -79,8 +79,8 @@ export function webhookRoutes(): RouteDoc[] {
       summary: "Delete a subscription",
       request: { params: ZSubscriptionParams },
       responses: { 204: { description: "Deleted; pending deliveries are cancelled" }, ...common({ 404: "No such subscription" }) },
-    },
-    {
+    }),
+    testSubscription: route({
       ...base,
       method: "post",
       path: `${byId}/test`,
@@ -91,8 +91,8 @@ export function webhookRoutes(): RouteDoc[] {
         202: { description: "The event is queued for delivery", content: json(ZEventIdAnswer) },
         ...common({ 404: "No such subscription", 409: "The subscription is disabled" }),
       },
-    },
-    {
+    }),
+    listDeliveries: route({
       ...base,
       method: "get",
       path: `${byId}/deliveries`,
@@ -103,8 +103,8 @@ export function webhookRoutes(): RouteDoc[] {
         200: { description: "One page of attempts", content: json(ZDeliveryPage) },
         ...common({ 400: "Invalid limit or cursor", 404: "No such subscription" }),
       },
-    },
-    {
+    }),
+    redeliverEvent: route({
       ...base,
       method: "post",
       path: `${byId}/deliveries/{eventId}/redeliver`,
@@ -115,6 +115,6 @@ export function webhookRoutes(): RouteDoc[] {
         202: { description: "The redelivery is queued", content: json(ZEventIdAnswer) },
         ...common({ 404: "No such subscription, or no delivery of that event to it", 409: "The subscription is disabled" }),
       },
-    },
-  ];
+    }),
+  };
 }
