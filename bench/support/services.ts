@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { bundlePath } from "../../scripts/build-services";
 import { freePort } from "../../test/support/ports";
 
 export const REPO_ROOT = path.resolve(__dirname, "../..");
@@ -11,7 +12,8 @@ export type ServiceName = "api-gateway" | "casefile-worker" | "notifier" | "webh
 const LOG_TAIL_BYTES = 64 * 1024;
 
 /**
- * A service process started exactly as the Dockerfile starts it (`node --import tsx <main>`), its
+ * A service process started exactly as the Dockerfile starts it (`node --enable-source-maps
+ * services/<name>/dist/main.cjs`, the bundle bench/run.ts builds first; a bench script through tsx), its
  * output going straight to a log file (as to a log collector in production): piped, every log line
  * would cost the bench process - which is also the load generator - CPU that the silent baselines
  * never cause. Optionally under `--cpu-prof`.
@@ -87,10 +89,11 @@ export interface SpawnOptions {
   cpuProfDir?: string;
 }
 
+/** A bundle (`.cjs`) runs as is; a TypeScript script through tsx. */
 function nodeArgs(entry: string, cpuProfDir: string | undefined): string[] {
   const prof = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`] : [];
   if (cpuProfDir) mkdirSync(cpuProfDir, { recursive: true });
-  return [...prof, "--import", "tsx", entry];
+  return [...prof, ...(entry.endsWith(".cjs") ? ["--enable-source-maps"] : ["--import", "tsx"]), entry];
 }
 
 function openLog(name: string, port: number, opts: SpawnOptions): { file: string; fd: number } {
@@ -119,14 +122,7 @@ function spawnLogged(name: string, port: number, args: string[], env: Record<str
 export async function startBenchService(name: ServiceName, opts: SpawnOptions): Promise<BenchProcess> {
   const port = await freePort();
   const portEnv: Record<string, string> = name === "api-gateway" ? { PORT: String(port) } : { HEALTH_PORT: String(port) };
-  const proc = spawnLogged(
-    name,
-    port,
-    nodeArgs(path.join(REPO_ROOT, "services", name, "src/main.ts"), opts.cpuProfDir),
-    { ...opts.env, ...portEnv },
-    opts,
-    false,
-  );
+  const proc = spawnLogged(name, port, nodeArgs(bundlePath(name), opts.cpuProfDir), { ...opts.env, ...portEnv }, opts, false);
   await proc.waitReady();
   return proc;
 }
