@@ -1,13 +1,14 @@
 // `pnpm bench`: starts the platform in production mode against local PostgreSQL and Redis, runs each
 // scenario (with its baseline, interleaved, in this same run) and writes bench/results/<date>.json,
 // <date>.md (summary with pass/short per target) and <date>.svg (latency percentiles).
-// Options: --only create,completed,dispatch,retry,upload,seal   --quick   --profile api-gateway,webhook-dispatcher,...
+// Options: --only create,completed,dispatch,retry,upload,seal,sql   --quick   --profile api-gateway,webhook-dispatcher,...
 //          --keep (keep databases, Redis keys and files)   --out <dir>
 //          --redis local (use the shared local Redis as it is configured, instead of a private
 //          redis-server with the production settings)   --redis-hz <n> (private server, another hz)
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { buildServices } from "../scripts/build-services";
 import { ensurePostgres } from "../scripts/up/ensure-postgres";
 import { ensureRedis } from "../scripts/up/ensure-redis";
 import { flameGraph } from "./report/flame";
@@ -19,6 +20,7 @@ import { dispatchScenario } from "./scenarios/dispatch";
 import { largeUploadScenario } from "./scenarios/large-upload";
 import { retryLoadScenario } from "./scenarios/retry-load";
 import { sealScenario } from "./scenarios/seal";
+import { typedSqlScenario } from "./scenarios/typed-sql";
 import type { BenchContext, Scenario, ScenarioResult } from "./scenarios/types";
 import { summarizeProfile } from "./support/cpuprofile";
 import { startPrivateRedis } from "./support/private-redis";
@@ -34,6 +36,7 @@ const SCENARIOS: Record<string, Scenario> = {
   retry: retryLoadScenario,
   upload: largeUploadScenario,
   seal: sealScenario,
+  sql: typedSqlScenario,
 };
 
 function arg(name: string): string | undefined {
@@ -60,6 +63,8 @@ async function main(): Promise<number> {
   };
 
   await ensurePostgres(run.postgresBase, ROOT);
+  // The services run from their bundles, as the Dockerfile runs them: built from the sources as they are.
+  await buildServices();
   const redisHz = arg("redis-hz");
   // Redis server settings are part of what is measured (hz decides how late delayed jobs fire), so
   // by default the bench runs its own redis-server exactly as production is told to run it.

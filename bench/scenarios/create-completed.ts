@@ -4,6 +4,7 @@ import { createTemplate } from "../support/payload";
 import { cpuMs, machineCpu, machineCpuMs } from "../support/proc";
 import { CompletionWatch } from "../support/queue-events";
 import { startBenchService, type BenchProcess } from "../support/services";
+import { typedSqlByStatement, typedSqlSecondsOf, typedSqlShares } from "../support/typed-sql-cost";
 import { percentiles, round } from "../support/stats";
 import { createWorld } from "../support/world";
 import { startBaselineTarget, startGatewayTarget, type CreateTarget } from "./create-targets";
@@ -27,8 +28,9 @@ interface Side {
   watch: CompletionWatch;
 }
 
-async function measure(side: Side, rate: number, durationMs: number, procs: BenchProcess[], drainMs = 30_000) {
+async function measure(side: Side, rate: number, durationMs: number, procs: BenchProcess[], drainMs = 30_000, metricsToken = "") {
   const intended = new Map<string, number>();
+  const sql0 = await typedSqlSecondsOf(procs, metricsToken);
   const cpu0 = procs.map((p) => cpuMs(p.pid));
   const m0 = machineCpu();
   const t0 = performance.now();
@@ -43,6 +45,7 @@ async function measure(side: Side, rate: number, durationMs: number, procs: Benc
   const wall = performance.now() - t0;
   const cpuUsed = procs.map((p, i) => cpuMs(p.pid) - cpu0[i]!);
   const m1 = machineCpu();
+  const typedSql = typedSqlShares(procs, sql0, await typedSqlSecondsOf(procs, metricsToken), cpuUsed);
   const latencies = ids.map((id) => {
     const at = side.watch.completedAt.get(id);
     return at === undefined ? Infinity : at - intended.get(id)!;
@@ -63,6 +66,8 @@ async function measure(side: Side, rate: number, durationMs: number, procs: Benc
     machineBusyPercent: round(((m1.busy - m0.busy) / Math.max(1, m1.total - m0.total)) * 100, 1),
     // Everything the machine did per create: services, PostgreSQL, Redis and the load generator.
     machineCpuMsPerCreate: round(machineCpuMs(m1.busy - m0.busy) / Math.max(1, done), 1),
+    // Of each service's CPU in the step, what building and compiling typed SQL took (issue 15).
+    typedSql,
   };
 }
 
@@ -94,7 +99,8 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
     // spill into the baseline step after it.
     const base1 = await measure(baseSide, RATE, stepMs, [baseline.proc]);
     log(base1, "baseline");
-    const sysRun = await measure(sysSide, RATE, stepMs, allProcs, ctx.quick ? 30_000 : 90_000);
+    const token = ctx.run.secrets.METRICS_TOKEN;
+    const sysRun = await measure(sysSide, RATE, stepMs, allProcs, ctx.quick ? 30_000 : 90_000, token);
     log(sysRun, "system");
     const base2 = await measure(baseSide, RATE, stepMs, [baseline.proc]);
     log(base2, "baseline");
@@ -105,7 +111,7 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
     const probe: Awaited<ReturnType<typeof measure>>[] = [];
     let sustained = 0;
     const probeStep = async (rate: number, who: string) => {
-      const r = await measure(sysSide, rate, ctx.quick ? 3000 : 5000, allProcs, 30_000);
+      const r = await measure(sysSide, rate, ctx.quick ? 3000 : 5000, allProcs, 30_000, token);
       log(r, who);
       probe.push(r);
       return r.latency.p99 < P99_LIMIT_MS;
@@ -126,6 +132,17 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
     // The CPU figures of the fastest step the system kept up with (at an overload the notifier's
     // backlog is still unpaid when the creation jobs have completed).
     const kept = [...probe].reverse().find((r) => r.latency.p99 < P99_LIMIT_MS);
+    // Typed SQL's share of each service's CPU at the 100/s step: what the hot paths pay for building
+    // statements per call, against the fixed SQL text they sent before (issue 15: at most 5%).
+    const sqlShares = Object.entries(sysRun.typedSql);
+    const sqlByStatement = Object.fromEntries(await Promise.all(allProcs.map(async (p) => [p.name, await typedSqlByStatement(p, token)] as const)));
+    for (const [name, rows] of Object.entries(sqlByStatement)) {
+      if (rows.length > 0) ctx.log(`  typed SQL in ${name} since start: ${rows.slice(0, 5).map((r) => `${r.statement} ${r.ms} ms / ${r.compiles}`).join(", ")}`);
+    }
+    const worstSql = sqlShares.reduce((a, b) => (b[1].percent > a[1].percent ? b : a), [
+      "none",
+      { compileMs: 0, cpuMs: 0, percent: 0 },
+    ] as (typeof sqlShares)[number]);
     return {
       id: "completed",
       title: `2. Create -> job completed @${RATE} creates/s`,
@@ -135,6 +152,7 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
         "Reference: baseline server + one-UPDATE BullMQ consumer at the same rate, run before and after the system step.",
         `Capacity probe: ascending rates ${PROBE_RATES.join(", ")}/s (5 s each) until a rate has p99 >= ${P99_LIMIT_MS} ms twice in a row (a missed step is measured once more).`,
         "CPU per create: /proc CPU time of each service process during the step, divided by the creates completed.",
+        "Typed SQL: each service's esign_typed_sql_compile_seconds before and after the step (scraped outside the CPU window), over its /proc CPU time in the step.",
       ],
       checks: [
         check(
@@ -145,6 +163,15 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
           `< ${P99_LIMIT_MS} ms`,
           sys.p99 < P99_LIMIT_MS,
           `p50 ${sys.p50} ms; sustains ${sustained}/s with p99 < ${P99_LIMIT_MS} ms; ${kept ? `at ${kept.rate}/s the services spend ${servicesCpu(kept)} ms CPU per create and the whole machine ${kept.machineCpuMsPerCreate} ms` : `services spend ${totalCpuPerCreate} ms CPU per create`} (${RATE}/s on 2 cores leaves 20 ms for everything, PostgreSQL included); baseline p50 ${base.p50} / p99 ${base.p99} ms`,
+        ),
+        check(
+          "completed.typed-sql",
+          `Typed SQL: largest share of a service's CPU @${RATE}/s spent building statements`,
+          worstSql[1].percent,
+          "%",
+          "<= 5% (no hot path slower than 5%)",
+          sqlShares.length === 4 && worstSql[1].percent <= 5,
+          `${worstSql[0]}; all: ${sqlShares.map(([name, x]) => `${name} ${x.percent}% (${x.compileMs} of ${x.cpuMs} ms)`).join(", ")}`,
         ),
       ],
       chart: [
@@ -166,6 +193,7 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
         baseline: { latency: base, runs: [base1, base2].map(({ latencies: _l, ...r }) => r) },
         probe: { sustainedRate: sustained, steps: probe.map(({ latencies: _l, ...r }) => r) },
         cpuMsPerCreate: { ...sysRun.cpuMsPerCreate, total: totalCpuPerCreate },
+        typedSqlByStatement: sqlByStatement,
       },
       notes: [],
       wallMs: Math.round(performance.now() - started),

@@ -6,6 +6,7 @@ import { GotLoop } from "../support/got-baseline";
 import { cpuMs, machineCpu } from "../support/proc";
 import { Receiver, type ReceiverDump } from "../support/receiver";
 import { startBenchService, type BenchProcess } from "../support/services";
+import { typedSqlSecondsOf, typedSqlShares } from "../support/typed-sql-cost";
 import { median, percentiles, round, type Percentiles } from "../support/stats";
 import { createWorld, type World } from "../support/world";
 import { check, type BenchContext, type ScenarioResult } from "./types";
@@ -69,8 +70,10 @@ export async function dispatchScenario(ctx: BenchContext): Promise<ScenarioResul
     return rows.map((e) => ({ id: e.id, type: e.eventType, body: buildEventBody(e) }));
   };
 
+  const token = ctx.run.secrets.METRICS_TOKEN;
   const systemBurst = async (events: number) => {
     await collect();
+    const sql0 = await typedSqlSecondsOf([dispatcher], token);
     const c0 = cpuMs(dispatcher.pid);
     const t0 = performance.timeOrigin + performance.now();
     const emitted = await Promise.all(Array.from({ length: events }, () => emitter.emit(customer.customerId)));
@@ -80,6 +83,7 @@ export async function dispatchScenario(ctx: BenchContext): Promise<ScenarioResul
     const last = Math.max(...d.at);
     const used = cpuMs(dispatcher.pid) - c0;
     const cpu = round((used / (last - t0)) * 100, 1);
+    const typedSql = typedSqlShares([dispatcher], sql0, await typedSqlSecondsOf([dispatcher], token), [used])[dispatcher.name];
     return {
       deliveries: got,
       expected,
@@ -87,6 +91,8 @@ export async function dispatchScenario(ctx: BenchContext): Promise<ScenarioResul
       perSecond: round(got / ((last - t0) / 1000), 1),
       dispatcherCpuPercent: cpu,
       cpuMsPerDelivery: round(used / got, 3),
+      // Of the dispatcher's CPU in the burst, what building and compiling typed SQL took (issue 15).
+      typedSqlPercent: typedSql?.percent ?? Number.NaN,
       ids: emitted.map((e) => e.id),
     };
   };
@@ -227,6 +233,7 @@ export async function dispatchScenario(ctx: BenchContext): Promise<ScenarioResul
     const sysRate = round(median(bursts.system.map((b) => b.perSecond)), 1);
     const baseRate = round(median(bursts.baseline.map((b) => b.perSecond)), 1);
     const ratio = sysRate / baseRate;
+    const sqlPercent = round(median(bursts.system.map((b) => b.typedSqlPercent)), 2);
 
     const durationMs = ctx.quick ? 3000 : 6000;
     const bodies = await bodiesOf(bursts.system[0]!.ids);
@@ -279,6 +286,15 @@ export async function dispatchScenario(ctx: BenchContext): Promise<ScenarioResul
           `system ${sysRate}/s, baseline ${baseRate}/s`,
         ),
         check("dispatch.rate", "Dispatch throughput", sysRate, "deliveries/s", ">= 1500 deliveries/s", sysRate >= 1500),
+        check(
+          "dispatch.typed-sql",
+          "Typed SQL: share of the dispatcher's CPU in a burst spent building statements",
+          sqlPercent,
+          "%",
+          "<= 5% (no hot path slower than 5%)",
+          sqlPercent <= 5,
+          `median of the system bursts: ${bursts.system.map((b) => `${b.typedSqlPercent}%`).join(", ")}`,
+        ),
         check(
           "dispatch.p99",
           `Event commit -> receiver p99 @${LATENCY_RATE} events/s`,

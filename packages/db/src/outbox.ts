@@ -50,16 +50,45 @@ export async function insertEvents(tx: Tx, events: readonly OutboxEvent[]): Prom
  * the transaction: the notifier's transaction spans an SMTP conversation before its event.
  */
 export function eventInsert(events: readonly OutboxEvent[], onlyIfAnyIn?: string) {
-  const ids = events.map(() => randomUUID());
+  const rows = serializeEvents(events);
+  return { query: serializedEventInsert(rows, onlyIfAnyIn), ids: rows.map((r) => r.id) };
+}
+
+/**
+ * An event with its id drawn and its payload serialized: what a statement that reuses its compiled
+ * text (`reuse: "shape"`, typed-sql/reuse.ts) takes, since its build may not draw or transform values.
+ */
+export interface SerializedEvent {
+  id: string;
+  customerId: number;
+  topic: OutboxEvent["topic"];
+  eventType: string;
+  payloadJson: string;
+  targetSubscriptionId: string | null;
+}
+
+export function serializeEvents(events: readonly OutboxEvent[]): SerializedEvent[] {
+  return events.map((e) => ({
+    id: randomUUID(),
+    customerId: e.customerId,
+    topic: e.topic,
+    eventType: e.eventType,
+    payloadJson: JSON.stringify(e.payload),
+    targetSubscriptionId: e.targetSubscriptionId ?? null,
+  }));
+}
+
+/** eventInsert of events already serialized (serializeEvents). */
+export function serializedEventInsert(events: readonly SerializedEvent[], onlyIfAnyIn?: string) {
   const rows = unnestRowsInOrder("t", {
-    id: { values: ids, type: "uuid" },
+    id: { values: events.map((e) => e.id), type: "uuid" },
     customerId: { values: events.map((e) => e.customerId), type: "int" },
     topic: { values: events.map((e) => e.topic), type: "text" },
     eventType: { values: events.map((e) => e.eventType), type: "text" },
-    payload: { values: events.map((e) => JSON.stringify(e.payload)), type: "jsonb" },
-    targetSubscriptionId: { values: events.map((e) => e.targetSubscriptionId ?? null), type: "uuid" },
+    payload: { values: events.map((e) => e.payloadJson), type: "jsonb" },
+    targetSubscriptionId: { values: events.map((e) => e.targetSubscriptionId), type: "uuid" },
   });
-  const query = qb
+  return qb
     .insertInto("Event")
     .columns(["id", "customerId", "topic", "eventType", "payload", "targetSubscriptionId", "occurredAt"])
     .expression(
@@ -78,7 +107,6 @@ export function eventInsert(events: readonly OutboxEvent[], onlyIfAnyIn?: string
         .orderBy("t.ordinal"),
     )
     .returning("id");
-  return { query, ids };
 }
 
 /** `(SELECT pg_notify(...) WHERE EXISTS (SELECT 1 FROM cte))`: one NOTIFY when the CTE `cte` inserted events (as text: Prisma cannot read void). */

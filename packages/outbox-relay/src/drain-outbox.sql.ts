@@ -2,8 +2,11 @@ import { defineStatement, literalInt, qb } from "@esign/db";
 import { subscriptionMatchesEvent } from "@esign/webhooks";
 
 /** Whether any event awaits relaying (one index lookup, no transaction, no row lock). */
-export const hasUnrelayedEventsSql = defineStatement("outbox-has-unrelayed-events", {}, () =>
-  qb.selectNoFrom((eb) => eb.exists(eb.selectFrom("Event").select("id").where("relayedAt", "is", null)).as("found")),
+export const hasUnrelayedEventsSql = defineStatement(
+  "outbox-has-unrelayed-events",
+  {},
+  () => qb.selectNoFrom((eb) => eb.exists(eb.selectFrom("Event").select("id").where("relayedAt", "is", null)).as("found")),
+  { reuse: "value" },
 );
 
 /**
@@ -11,30 +14,35 @@ export const hasUnrelayedEventsSql = defineStatement("outbox-has-unrelayed-event
  * take disjoint batches), answering each with whether any subscription matches it now. Without
  * parameters (the batch size is a literal): it rides with BEGIN in one round trip.
  */
-export const claimOutboxBatchSql = defineStatement("outbox-claim-batch", { batchSize: 100 }, ({ batchSize }) =>
-  qb
-    .with("claimed", (db) =>
-      db
-        .updateTable("Event")
-        .set((eb) => ({ relayedAt: eb.fn<Date>("clock_timestamp") }))
-        .where("id", "in", (eb) =>
-          eb
-            .selectFrom("Event")
-            .select("id")
-            .where("relayedAt", "is", null)
-            .orderBy("seq")
-            .limit(literalInt(Math.max(1, Math.trunc(batchSize))))
-            .forUpdate()
-            .skipLocked(),
-        )
-        .returning(["id", "seq", "customerId", "eventType", "payload", "targetSubscriptionId"]),
-    )
-    .selectFrom("claimed as e")
-    .select((eb) => [
-      "e.id",
-      "e.eventType",
-      "e.payload",
-      eb.exists(eb.selectFrom("WebhookSubscription as s").select("s.id").where(subscriptionMatchesEvent)).as("hasSubscribers"),
-    ])
-    .orderBy("e.seq"),
+export const claimOutboxBatchSql = defineStatement(
+  "outbox-claim-batch",
+  { batchSize: 100 },
+  ({ batchSize }) =>
+    qb
+      .with("claimed", (db) =>
+        db
+          .updateTable("Event")
+          .set((eb) => ({ relayedAt: eb.fn<Date>("clock_timestamp") }))
+          .where("id", "in", (eb) =>
+            eb
+              .selectFrom("Event")
+              .select("id")
+              .where("relayedAt", "is", null)
+              .orderBy("seq")
+              .limit(literalInt(Math.max(1, Math.trunc(batchSize))))
+              .forUpdate()
+              .skipLocked(),
+          )
+          .returning(["id", "seq", "customerId", "eventType", "payload", "targetSubscriptionId"]),
+      )
+      .selectFrom("claimed as e")
+      .select((eb) => [
+        "e.id",
+        "e.eventType",
+        "e.payload",
+        eb.exists(eb.selectFrom("WebhookSubscription as s").select("s.id").where(subscriptionMatchesEvent)).as("hasSubscribers"),
+      ])
+      .orderBy("e.seq"),
+  // The batch size is a setting: one text per process.
+  { reuse: "value" },
 );

@@ -13,3 +13,4 @@ export { recoveryMetrics, RECOVERY_METRIC_NAMES } from "./metrics/recovery-metri
 export type { RecoveryMetricsRecorder, RecoveryMetricSample } from "./metrics/recovery-metrics";
 export { answerMetrics } from "./metrics/metrics-endpoint";
 export type { MetricsEndpointOptions, MetricsAnswer } from "./metrics/metrics-endpoint";
+export { typedSqlMetrics, TYPED_SQL_METRIC_NAMES } from "./metrics/typed-sql-metrics";

@@ -1,8 +1,8 @@
 import path from "node:path";
-import { createPrisma, ping, run } from "@esign/db";
+import { createPrisma, ping, run, typedSqlStats } from "@esign/db";
 import { startOutboxRelay } from "@esign/outbox-relay";
 import { Producer, assertNoEviction, createRedis, startWorker, sweepOnReconnect } from "@esign/queue";
-import { queueMetrics, recoveryMetrics, runService, startWorkerHealth } from "@esign/runtime";
+import { queueMetrics, recoveryMetrics, runService, startWorkerHealth, typedSqlMetrics } from "@esign/runtime";
 import { LocalFileStorage } from "@esign/storage";
 import { startSealer } from "./domain/start-sealer";
 import type { WorkerContext } from "./context";
@@ -21,6 +21,7 @@ const DEFAULT_HEALTH_PORT = 3001;
 
 runService("casefile-worker", async ({ config, logger }) => {
   const db = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  typedSqlMetrics(typedSqlStats);
   const connection = createRedis(config, "worker");
   await assertNoEviction(connection);
   const producer = new Producer(connection, config.QUEUE_PREFIX);

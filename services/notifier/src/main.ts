@@ -1,7 +1,7 @@
-import { createPrisma, ping, run } from "@esign/db";
+import { createPrisma, ping, run, typedSqlStats } from "@esign/db";
 import { createMailer } from "@esign/mailer";
 import { Producer, assertNoEviction, createRedis, startWorker } from "@esign/queue";
-import { queueMetrics, runService, startWorkerHealth } from "@esign/runtime";
+import { queueMetrics, runService, startWorkerHealth, typedSqlMetrics } from "@esign/runtime";
 import { LocalFileStorage } from "@esign/storage";
 import { createMailboxGateway } from "./channels/create-mailbox-gateway";
 import type { NotifierContext } from "./context";
@@ -18,6 +18,7 @@ runService("notifier", async ({ config, logger }) => {
   // A notice holds a connection for its transaction while the mail goes out: one per job, plus
   // headroom for the readiness check.
   const db = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_SIZE ?? config.WORKER_CONCURRENCY + 2);
+  typedSqlMetrics(typedSqlStats);
   const connection = createRedis(config, "worker");
   await assertNoEviction(connection);
   const mailer = createMailer(config, logger);

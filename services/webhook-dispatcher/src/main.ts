@@ -1,7 +1,7 @@
-import { createPrisma, ping, run } from "@esign/db";
+import { createPrisma, ping, run, typedSqlStats } from "@esign/db";
 import { startOutboxRelay } from "@esign/outbox-relay";
 import { Producer, assertNoEviction, createRedis, startWorker, sweepOnReconnect } from "@esign/queue";
-import { queueMetrics, recoveryMetrics, runService, startWorkerHealth } from "@esign/runtime";
+import { queueMetrics, recoveryMetrics, runService, startWorkerHealth, typedSqlMetrics } from "@esign/runtime";
 import type { DispatcherContext } from "./context";
 import { WebhookSender } from "./domain/send-webhook";
 import { deliverWebhookJob } from "./jobs/deliver-webhook.job";
@@ -16,6 +16,7 @@ const FIRST_SWEEP_DELAY_MS = 5_000;
 runService("webhook-dispatcher", async ({ config, logger }) => {
   // Deliveries hold no connection while the POST is in flight, so a small pool serves many of them.
   const db = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  typedSqlMetrics(typedSqlStats);
   const connection = createRedis(config, "worker");
   await assertNoEviction(connection);
   // Two producers on purpose: job handlers wait through a Redis outage (their work is done and

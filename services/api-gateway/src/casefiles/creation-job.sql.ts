@@ -20,4 +20,5 @@ export const insertCreationJobSql = defineStatement(
       .insertInto("CreationJob")
       .values((eb) => ({ ...row, updatedAt: eb.fn<Date>("now") }))
       .returning(["id", "payloadHash", "createdAt"]),
+  { reuse: "shape" },
 );

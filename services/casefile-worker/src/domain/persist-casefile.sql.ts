@@ -1,4 +1,16 @@
-import { defineStatement, eventInsert, nextId, nextIds, notifyOutboxIfAny, one, qb, withCtes, type DB, type Insertable, type OutboxEvent } from "@esign/db";
+import {
+  defineStatement,
+  nextId,
+  nextIds,
+  notifyOutboxIfAny,
+  one,
+  qb,
+  serializedEventInsert,
+  withCtes,
+  type DB,
+  type Insertable,
+  type SerializedEvent,
+} from "@esign/db";
 
 /** The rows of one case file, as persistCaseFile writes them in one statement. */
 export interface CaseFileRows {
@@ -8,8 +20,8 @@ export interface CaseFileRows {
   signers: (Insertable<DB["Signer"]> & { id: number })[];
   links: Insertable<DB["SigningLink"]>[];
   job: { id: string; result: string; retries: number };
-  /** Written after the rows, in this order; with them, one NOTIFY for the relay. */
-  events: OutboxEvent[];
+  /** Written after the rows, in this order; with them, one NOTIFY for the relay (serializeEvents). */
+  events: SerializedEvent[];
 }
 
 /**
@@ -25,6 +37,7 @@ export const lockAndAllocateSql = defineStatement(
       .select((eb) => [eb.cast<string>("status", "text").as("status"), nextId("CaseFile").as("caseFileId"), nextIds("Signer", a.signerCount).as("signerIds")])
       .where("id", "=", a.creationJobId)
       .forUpdate(),
+  { reuse: "shape" },
 );
 
 const SAMPLE: CaseFileRows = {
@@ -45,27 +58,41 @@ const SAMPLE: CaseFileRows = {
   ],
   links: [{ signerId: 1, tokenHash: "h", tokenEnc: "e" }],
   job: { id: "00000000-0000-4000-8000-000000000000", result: "{}", retries: 0 },
-  events: [{ customerId: 1, topic: "signer", eventType: "sign.signer.requestActivated", payload: {} }],
+  events: [
+    {
+      id: "00000000-0000-4000-8000-000000000000",
+      customerId: 1,
+      topic: "signer",
+      eventType: "sign.signer.requestActivated",
+      payloadJson: "{}",
+      targetSubscriptionId: null,
+    },
+  ],
 };
 
 /**
  * The case file with its documents, cc recipients, signers and signing links, the creation job
  * marked completed with its result, and the events: one statement of data-modifying CTEs.
  */
-export const persistCaseFileSql = defineStatement("persist-case-file", SAMPLE, (r: CaseFileRows) =>
-  withCtes([
-    ["case_file", qb.insertInto("CaseFile").values(r.caseFile)],
-    ["documents", qb.insertInto("Document").values(r.documents)],
-    r.ccRecipients.length > 0 && ["cc_recipients", qb.insertInto("CcRecipient").values(r.ccRecipients)],
-    ["signers", qb.insertInto("Signer").values(r.signers)],
-    r.links.length > 0 && ["links", qb.insertInto("SigningLink").values(r.links)],
-    [
-      "completed",
-      qb
-        .updateTable("CreationJob")
-        .set((eb) => ({ status: "completed", result: r.job.result, errorMessage: null, retries: r.job.retries, updatedAt: eb.fn<Date>("now") }))
-        .where("id", "=", r.job.id),
-    ],
-    r.events.length > 0 && ["events", eventInsert(r.events).query],
-  ]).selectNoFrom(r.events.length > 0 ? notifyOutboxIfAny("events").as("notified") : one.as("done")),
+export const persistCaseFileSql = defineStatement(
+  "persist-case-file",
+  SAMPLE,
+  (r: CaseFileRows) =>
+    withCtes([
+      ["case_file", qb.insertInto("CaseFile").values(r.caseFile)],
+      ["documents", qb.insertInto("Document").values(r.documents)],
+      r.ccRecipients.length > 0 && ["cc_recipients", qb.insertInto("CcRecipient").values(r.ccRecipients)],
+      ["signers", qb.insertInto("Signer").values(r.signers)],
+      r.links.length > 0 && ["links", qb.insertInto("SigningLink").values(r.links)],
+      [
+        "completed",
+        qb
+          .updateTable("CreationJob")
+          .set((eb) => ({ status: "completed", result: r.job.result, errorMessage: null, retries: r.job.retries, updatedAt: eb.fn<Date>("now") }))
+          .where("id", "=", r.job.id),
+      ],
+      r.events.length > 0 && ["events", serializedEventInsert(r.events)],
+    ]).selectNoFrom(r.events.length > 0 ? notifyOutboxIfAny("events").as("notified") : one.as("done")),
+  // The text depends only on how many rows of each kind there are: compiled once per such shape.
+  { reuse: "shape" },
 );

@@ -1,4 +1,4 @@
-import { encryptSecret, run, runOne, type SqlClient } from "@esign/db";
+import { encryptSecret, run, runOne, type SqlClient, serializeEvents } from "@esign/db";
 import {
   CASEFILE_STATUS,
   SIGNER_STATUS,
@@ -193,7 +193,7 @@ export async function persistCaseFile(
     })),
     links: linkRows,
     job: { id: job.id, result: JSON.stringify(result), retries: job.retries },
-    events,
+    events: serializeEvents(events),
   });
 
   return {

@@ -29,7 +29,8 @@ export const claimCreationJobSql = defineStatement(
         eb
           .selectFrom("CreationJob as e")
           .select("e.id")
-          .where(duplicateWindowSeconds > 0 ? eb.lit(true) : eb.lit(false))
+          // In SQL, not in the build: a value never decides the text (reuse: "shape").
+          .where((w) => w(w.cast<number>(w.val(duplicateWindowSeconds), "integer"), ">", 0))
           .where("cj.idempotencyKey", "is", null)
           .whereRef("e.customerId", "=", "cj.customerId")
           .whereRef("e.payloadHash", "=", "cj.payloadHash")
@@ -44,4 +45,5 @@ export const claimCreationJobSql = defineStatement(
           .as("duplicateOf"),
       ])
       .where("cj.id", "=", id),
+  { reuse: "shape" },
 );

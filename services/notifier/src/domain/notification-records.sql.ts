@@ -15,9 +15,14 @@ export interface NotificationRow {
   createdAt?: Date;
 }
 
-/** The INSERT of one Notification row (also a CTE of the signer messages' outcome write). */
+/** The INSERT of one Notification row. */
 export function notificationInsert(r: NotificationRow) {
-  const row: Insertable<DB["Notification"]> = {
+  return qb.insertInto("Notification").values(notificationValues(r));
+}
+
+/** The column values of a Notification row: its id drawn, optional fields made null, a long error cut. */
+export function notificationValues(r: NotificationRow): Insertable<DB["Notification"]> {
+  return {
     id: randomUUID(),
     dedupeKey: r.dedupeKey,
     kind: r.kind,
@@ -31,7 +36,6 @@ export function notificationInsert(r: NotificationRow) {
     error: r.error ? r.error.slice(0, 1000) : null,
     ...(r.createdAt ? { createdAt: r.createdAt } : {}),
   };
-  return qb.insertInto("Notification").values(row);
 }
 
 export const SAMPLE_NOTIFICATION: NotificationRow = {

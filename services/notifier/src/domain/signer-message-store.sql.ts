@@ -1,54 +1,69 @@
-import { defineStatement, eventInsert, jsonArrayFrom, notifyOutboxIfAny, qb, valueFrom, withCtes, type OutboxEvent } from "@esign/db";
+import {
+  defineStatement,
+  jsonArrayFrom,
+  notifyOutboxIfAny,
+  qb,
+  serializedEventInsert,
+  valueFrom,
+  withCtes,
+  type DB,
+  type Insertable,
+  type SerializedEvent,
+} from "@esign/db";
 import { SIGNER_STATUS } from "@esign/schema";
-import { notificationInsert, SAMPLE_NOTIFICATION, type NotificationRow } from "./notification-records.sql";
+import { notificationValues, SAMPLE_NOTIFICATION } from "./notification-records.sql";
 
 /**
  * The signer with everything its message needs (case file, customer name, documents as JSON), and
  * whether a message with this dedupeKey exists already.
  */
-export const loadSignerForMessageSql = defineStatement("load-signer-for-message", { signerId: 1, dedupeKey: "k" }, ({ signerId, dedupeKey }) =>
-  qb
-    .selectFrom("Signer as s")
-    .innerJoin("CaseFile as cf", "cf.id", "s.caseFileId")
-    .innerJoin("Customer as c", "c.id", "cf.customerId")
-    .leftJoin("SigningLink as l", "l.signerId", "s.id")
-    .select((eb) => [
-      "s.id",
-      "s.name",
-      "s.role",
-      "s.email",
-      "s.channel",
-      "s.cpr",
-      "s.cvr",
-      "s.language",
-      "s.notification",
-      "s.status",
-      "s.deletedAt",
-      "s.expiredAt",
-      "s.expireAt",
-      "s.remindersSent",
-      "l.tokenEnc",
-      "cf.id as cfId",
-      "cf.customerId as cfCustomerId",
-      "cf.status as cfStatus",
-      "cf.expiredAt as cfExpiredAt",
-      "cf.expireAt as cfExpireAt",
-      "cf.title as cfTitle",
-      "cf.senderName as cfSenderName",
-      "cf.sensitiveData as cfSensitiveData",
-      "cf.visibilityMode as cfVisibilityMode",
-      "cf.language as cfLanguage",
-      "c.name as customerName",
-      jsonArrayFrom(
-        eb
-          .selectFrom("Document as d")
-          .select(["d.id", "d.title", "d.name", "d.signable", "d.roles", "d.documentOrder", "d.fileSha256", "d.signedSha256"])
-          .whereRef("d.caseFileId", "=", "cf.id")
-          .orderBy("d.id"),
-      ).as("documents"),
-      eb.exists(eb.selectFrom("Notification as n").select("n.id").where("n.dedupeKey", "=", dedupeKey)).as("alreadySent"),
-    ])
-    .where("s.id", "=", signerId),
+export const loadSignerForMessageSql = defineStatement(
+  "load-signer-for-message",
+  { signerId: 1, dedupeKey: "k" },
+  ({ signerId, dedupeKey }) =>
+    qb
+      .selectFrom("Signer as s")
+      .innerJoin("CaseFile as cf", "cf.id", "s.caseFileId")
+      .innerJoin("Customer as c", "c.id", "cf.customerId")
+      .leftJoin("SigningLink as l", "l.signerId", "s.id")
+      .select((eb) => [
+        "s.id",
+        "s.name",
+        "s.role",
+        "s.email",
+        "s.channel",
+        "s.cpr",
+        "s.cvr",
+        "s.language",
+        "s.notification",
+        "s.status",
+        "s.deletedAt",
+        "s.expiredAt",
+        "s.expireAt",
+        "s.remindersSent",
+        "l.tokenEnc",
+        "cf.id as cfId",
+        "cf.customerId as cfCustomerId",
+        "cf.status as cfStatus",
+        "cf.expiredAt as cfExpiredAt",
+        "cf.expireAt as cfExpireAt",
+        "cf.title as cfTitle",
+        "cf.senderName as cfSenderName",
+        "cf.sensitiveData as cfSensitiveData",
+        "cf.visibilityMode as cfVisibilityMode",
+        "cf.language as cfLanguage",
+        "c.name as customerName",
+        jsonArrayFrom(
+          eb
+            .selectFrom("Document as d")
+            .select(["d.id", "d.title", "d.name", "d.signable", "d.roles", "d.documentOrder", "d.fileSha256", "d.signedSha256"])
+            .whereRef("d.caseFileId", "=", "cf.id")
+            .orderBy("d.id"),
+        ).as("documents"),
+        eb.exists(eb.selectFrom("Notification as n").select("n.id").where("n.dedupeKey", "=", dedupeKey)).as("alreadySent"),
+      ])
+      .where("s.id", "=", signerId),
+  { reuse: "shape" },
 );
 
 /** When the signer's last request or reminder went out. */
@@ -68,20 +83,36 @@ export const requestWasSentSql = defineStatement("signer-request-was-sent", { si
   qb.selectFrom("Notification").select("id").where("signerId", "=", signerId).where("kind", "=", "signing_request").where("status", "=", "sent").limit(1),
 );
 
+/** A part of the outcome the statement writes when it is there (its shape: see withCtes below). */
+export type Part = Record<string, never>;
+export const PART: Part = {};
+
+/**
+ * An outcome's write as the statement takes it: the Notification's column values (notificationValues)
+ * and the event serialized (serializeEvents), so that its build only passes values on and its text
+ * depends on which parts are there (`reuse: "shape"`). A part is written when present.
+ */
 export interface MessageOutcomeRows {
   signerId: number;
-  notification?: NotificationRow;
-  countReminder?: boolean;
-  markUndeliverable?: boolean;
-  event?: OutboxEvent;
+  notification?: Insertable<DB["Notification"]>;
+  countReminder?: Part;
+  markUndeliverable?: Part;
+  event?: SerializedEvent;
 }
 
 const SAMPLE_OUTCOME: MessageOutcomeRows = {
   signerId: 1,
-  notification: SAMPLE_NOTIFICATION,
-  countReminder: true,
-  markUndeliverable: true,
-  event: { customerId: 1, topic: "signer", eventType: "sign.signer.undeliverable", payload: {} },
+  notification: notificationValues(SAMPLE_NOTIFICATION),
+  countReminder: PART,
+  markUndeliverable: PART,
+  event: {
+    id: "00000000-0000-4000-8000-000000000000",
+    customerId: 1,
+    topic: "signer",
+    eventType: "sign.signer.undeliverable",
+    payloadJson: "{}",
+    targetSubscriptionId: null,
+  },
 };
 
 /**
@@ -90,29 +121,33 @@ const SAMPLE_OUTCOME: MessageOutcomeRows = {
  * really changed: one who signed meanwhile stays signed) with its NOTIFY. Answers the signer's
  * remindersSent after the count.
  */
-export const writeMessageOutcomeSql = defineStatement("write-message-outcome", SAMPLE_OUTCOME, (w: MessageOutcomeRows) =>
-  withCtes([
-    w.notification && ["notification", notificationInsert(w.notification)],
-    w.countReminder && [
-      "counted",
-      qb
-        .updateTable("Signer")
-        .set((eb) => ({ remindersSent: eb("remindersSent", "+", 1), updatedAt: eb.fn<Date>("now") }))
-        .where("id", "=", w.signerId)
-        .returning("remindersSent"),
-    ],
-    w.markUndeliverable && [
-      "changed",
-      qb
-        .updateTable("Signer")
-        .set((eb) => ({ status: SIGNER_STATUS.undeliverable, updatedAt: eb.fn<Date>("now") }))
-        .where("id", "=", w.signerId)
-        .where("status", "=", SIGNER_STATUS.pending)
-        .returning("id"),
-    ],
-    w.event && ["events", eventInsert([w.event], w.markUndeliverable ? "changed" : undefined).query],
-  ]).selectNoFrom((eb) => [
-    w.countReminder ? valueFrom<number>("counted", "remindersSent").as("remindersSent") : eb.lit(null).as("remindersSent"),
-    ...(w.event ? [notifyOutboxIfAny("events").as("notified")] : []),
-  ]),
+export const writeMessageOutcomeSql = defineStatement(
+  "write-message-outcome",
+  SAMPLE_OUTCOME,
+  (w: MessageOutcomeRows) =>
+    withCtes([
+      w.notification && ["notification", qb.insertInto("Notification").values(w.notification)],
+      w.countReminder && [
+        "counted",
+        qb
+          .updateTable("Signer")
+          .set((eb) => ({ remindersSent: eb("remindersSent", "+", 1), updatedAt: eb.fn<Date>("now") }))
+          .where("id", "=", w.signerId)
+          .returning("remindersSent"),
+      ],
+      w.markUndeliverable && [
+        "changed",
+        qb
+          .updateTable("Signer")
+          .set((eb) => ({ status: SIGNER_STATUS.undeliverable, updatedAt: eb.fn<Date>("now") }))
+          .where("id", "=", w.signerId)
+          .where("status", "=", SIGNER_STATUS.pending)
+          .returning("id"),
+      ],
+      w.event && ["events", serializedEventInsert([w.event], w.markUndeliverable ? "changed" : undefined)],
+    ]).selectNoFrom((eb) => [
+      w.countReminder ? valueFrom<number>("counted", "remindersSent").as("remindersSent") : eb.lit(null).as("remindersSent"),
+      ...(w.event ? [notifyOutboxIfAny("events").as("notified")] : []),
+    ]),
+  { reuse: "shape" },
 );

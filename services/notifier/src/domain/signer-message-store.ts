@@ -1,7 +1,8 @@
-import { advisoryXactLock, run, runOne, type OutboxEvent, type SqlClient } from "@esign/db";
+import { advisoryXactLock, run, runOne, serializeEvents, type OutboxEvent, type SqlClient } from "@esign/db";
 import type { CaseFileDocument } from "./case-file-documents";
 import { LOCK_NAMESPACE, type NotificationRecord } from "./notification-records";
-import { lastSentAtSql, loadSignerForMessageSql, requestWasSentSql, writeMessageOutcomeSql } from "./signer-message-store.sql";
+import { lastSentAtSql, loadSignerForMessageSql, PART, requestWasSentSql, writeMessageOutcomeSql } from "./signer-message-store.sql";
+import { notificationValues } from "./notification-records.sql";
 
 /*
  * The statements of one signing request or reminder, in plain SQL on the transaction's connection.
@@ -128,6 +129,12 @@ export interface MessageOutcomeWrite {
 /** Everything an outcome writes, in one statement; answers the signer's remindersSent afterwards. */
 export async function writeMessageOutcome(client: SqlClient, signerId: number, w: MessageOutcomeWrite): Promise<{ remindersSent?: number }> {
   if (!w.notification && !w.countReminder && !w.markUndeliverable && !w.event) return {};
-  const row = await runOne(client, writeMessageOutcomeSql, { signerId, ...w });
+  const row = await runOne(client, writeMessageOutcomeSql, {
+    signerId,
+    notification: w.notification && notificationValues(w.notification),
+    countReminder: w.countReminder ? PART : undefined,
+    markUndeliverable: w.markUndeliverable ? PART : undefined,
+    event: w.event && serializeEvents([w.event])[0],
+  });
   return { remindersSent: row?.remindersSent ?? undefined };
 }

@@ -31,13 +31,17 @@ function attemptColumns(eb: ExpressionBuilder<AttemptTables, "d" | "s" | "e">) {
 const SAMPLE_ID = "00000000-0000-4000-8000-000000000000";
 
 /** Deliveries with their subscription and event, by id. */
-export const loadAttemptsSql = defineStatement("load-delivery-attempts", { deliveryIds: [SAMPLE_ID] as readonly string[] }, ({ deliveryIds }) =>
-  qb
-    .selectFrom("WebhookDelivery as d")
-    .innerJoin("WebhookSubscription as s", "s.id", "d.subscriptionId")
-    .leftJoin("Event as e", "e.id", "d.eventId")
-    .select((eb) => attemptColumns(eb as unknown as ExpressionBuilder<AttemptTables, "d" | "s" | "e">))
-    .where("d.id", "=", anyOf(deliveryIds, "uuid")),
+export const loadAttemptsSql = defineStatement(
+  "load-delivery-attempts",
+  { deliveryIds: [SAMPLE_ID] as readonly string[] },
+  ({ deliveryIds }) =>
+    qb
+      .selectFrom("WebhookDelivery as d")
+      .innerJoin("WebhookSubscription as s", "s.id", "d.subscriptionId")
+      .leftJoin("Event as e", "e.id", "d.eventId")
+      .select((eb) => attemptColumns(eb as unknown as ExpressionBuilder<AttemptTables, "d" | "s" | "e">))
+      .where("d.id", "=", anyOf(deliveryIds, "uuid")),
+  { reuse: "shape" },
 );
 
 /**
@@ -100,4 +104,5 @@ export const fanOutAndLoadSql = defineStatement(
       .orderBy("e.seq")
       .orderBy("d.createdAt")
       .orderBy("d.id"),
+  { reuse: "shape" },
 );

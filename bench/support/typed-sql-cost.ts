@@ -1,0 +1,62 @@
+import type { BenchProcess } from "./services";
+
+/**
+ * CPU seconds a service has spent building and compiling typed SQL statements since it started
+ * (`esign_typed_sql_compile_seconds` on its /metrics), or undefined for a process that has no such
+ * figure (a baseline). Read outside the CPU windows: a scrape costs the service CPU of its own.
+ */
+export async function typedSqlSeconds(proc: BenchProcess, metricsToken: string): Promise<number | undefined> {
+  try {
+    const res = await fetch(`${proc.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+    if (!res.ok) return undefined;
+    // One line per statement: their sum.
+    const lines = [...(await res.text()).matchAll(/^esign_typed_sql_compile_seconds(?:\{[^}]*\})?\s+(\S+)$/gm)];
+    return lines.reduce((sum, m) => sum + Number(m[1]), 0);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Each process's figure, in the order given. */
+export function typedSqlSecondsOf(procs: readonly BenchProcess[], metricsToken: string): Promise<(number | undefined)[]> {
+  return Promise.all(procs.map((p) => typedSqlSeconds(p, metricsToken)));
+}
+
+/**
+ * Per process, the share of its CPU during a step that went to typed SQL (percent), from the figures
+ * before and after the step and its CPU milliseconds in between.
+ */
+export function typedSqlShares(
+  procs: readonly BenchProcess[],
+  before: readonly (number | undefined)[],
+  after: readonly (number | undefined)[],
+  cpuUsedMs: readonly number[],
+): Record<string, { compileMs: number; cpuMs: number; percent: number }> {
+  const out: Record<string, { compileMs: number; cpuMs: number; percent: number }> = {};
+  procs.forEach((p, i) => {
+    const b = before[i];
+    const a = after[i];
+    const cpu = cpuUsedMs[i] ?? 0;
+    if (b === undefined || a === undefined || cpu <= 0) return;
+    const compileMs = (a - b) * 1000;
+    out[p.name] = { compileMs: Math.round(compileMs * 10) / 10, cpuMs: Math.round(cpu), percent: Math.round((compileMs / cpu) * 1000) / 10 };
+  });
+  return out;
+}
+
+/** A service's typed SQL figures by statement since it started: compiles and CPU milliseconds, costliest first. */
+export async function typedSqlByStatement(proc: BenchProcess, metricsToken: string): Promise<{ statement: string; compiles: number; ms: number }[]> {
+  try {
+    const res = await fetch(`${proc.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+    if (!res.ok) return [];
+    const text = await res.text();
+    const read = (metric: string) =>
+      new Map([...text.matchAll(new RegExp(`^${metric}\\{[^}]*statement="([^"]+)"[^}]*\\}\\s+(\\S+)$`, "gm"))].map((m) => [m[1]!, Number(m[2])]));
+    const compiles = read("esign_typed_sql_compiles");
+    return [...read("esign_typed_sql_compile_seconds")]
+      .map(([statement, seconds]) => ({ statement, compiles: compiles.get(statement) ?? 0, ms: Math.round(seconds * 10_000) / 10 }))
+      .sort((a, b) => b.ms - a.ms);
+  } catch {
+    return [];
+  }
+}

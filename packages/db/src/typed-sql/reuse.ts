@@ -1,0 +1,152 @@
+import type { Compilable, CompiledQuery } from "kysely";
+
+/*
+ * Reusing a statement's compiled text. Building and compiling a Kysely statement costs 20-400 us of
+ * CPU per call, a fifth of the casefile-worker's CPU on the create path when every call did it
+ * (bench/README.md, "Typed SQL"). Most statements' text depends only on the shape of their arguments
+ * (how many rows, which optional parts are there), never on a value: every value is a bound
+ * parameter. Such a statement is compiled once per shape, with each value replaced by a slot, and a
+ * call binds its own values into the slots.
+ *
+ * Only statements declared so reuse their text (`reuse: "shape"`). Their build function may look at
+ * the arguments' structure (the length of an array of rows, which fields are present) and must pass
+ * every value (a string, a number, a boolean, null, a Date, an array of those) on to the builder
+ * untouched: never test, transform or draw one. What guards that promise:
+ * - the first call of each shape also compiles the statement directly with its real arguments and
+ *   compares text and parameters; a difference stops reuse of that statement for good;
+ * - under NODE_ENV=test every call is compared, and a difference throws (so the whole test suite
+ *   checks every reused statement on real traffic).
+ */
+
+/** A value's place in the arguments: the leaf numbered `index` of the walk. */
+class Slot {
+  constructor(readonly index: number) {}
+}
+
+const isLeafValue = (v: unknown): boolean => v === null || typeof v !== "object" || v instanceof Date || v instanceof Uint8Array;
+
+/**
+ * The arguments with every value replaced by a slot, the values in slot order, and the shape key:
+ * the keys of each object (an undefined field is left out of an insert, so it is structure too) and
+ * the length of each array of objects. Everything else is a value, opaque to the build: a string, a
+ * number, a boolean, null, a Date, and an array of such (ids, a text[] column, a column of an unnest).
+ */
+function walk(value: unknown, values: unknown[], key: string[]): unknown {
+  if (value === undefined) return (key.push("u"), undefined);
+  // An empty array is structure: a build may test its length.
+  if (Array.isArray(value) && (value.length === 0 || !value.every(isLeafValue))) {
+    key.push(`[${value.length}`);
+    const out = value.map((v) => walk(v, values, key));
+    key.push("]");
+    return out;
+  }
+  if (typeof value === "object" && value !== null && !isLeafValue(value) && !Array.isArray(value)) {
+    key.push("{");
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      key.push(k, ":");
+      out[k] = walk(v, values, key);
+    }
+    key.push("}");
+    return out;
+  }
+  key.push("v");
+  values.push(value);
+  return new Slot(values.length - 1);
+}
+
+/** How to produce one parameter from a call's values. */
+type ParamSpec = { slot: number } | { list: ParamSpec[] } | { constant: unknown };
+
+function specOf(param: unknown): ParamSpec {
+  if (param instanceof Slot) return { slot: param.index };
+  if (Array.isArray(param) && param.some((p) => p instanceof Slot || Array.isArray(p))) return { list: param.map(specOf) };
+  return { constant: param };
+}
+
+function bind(spec: ParamSpec, values: readonly unknown[]): unknown {
+  if ("slot" in spec) return values[spec.slot];
+  if ("list" in spec) return spec.list.map((s) => bind(s, values));
+  return spec.constant;
+}
+
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => same(x, b[i]));
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.from(a).equals(Buffer.from(b));
+  return false;
+}
+
+/** Why a reused compile differs from a direct one, or undefined when they agree. */
+function difference(direct: CompiledQuery<unknown>, reused: CompiledQuery<unknown>): string | undefined {
+  if (direct.sql !== reused.sql) return "its text depends on a value";
+  if (!same(direct.parameters, reused.parameters)) return "a parameter is not one of its arguments passed on untouched";
+  return undefined;
+}
+
+interface Entry {
+  compiled: CompiledQuery<unknown>;
+  params: ParamSpec[];
+}
+
+/** Shapes kept per statement; beyond it the oldest is dropped (batches of many sizes). */
+const MAX_SHAPES = 64;
+
+/** A compile function that reuses the text per shape (see the top of this file). */
+export function reusingCompile<A, O>(name: string, build: (args: A) => Compilable<O>, checkEveryCall: boolean): (args: A) => CompiledQuery<O> {
+  const shapes = new Map<string, Entry>();
+  let disabled = false;
+  return (args: A) => {
+    if (disabled) return build(args).compile();
+    const values: unknown[] = [];
+    const key: string[] = [];
+    const slotted = walk(args, values, key) as A;
+    const shape = key.join("");
+    let entry = shapes.get(shape);
+    let direct: CompiledQuery<O> | undefined;
+    if (!entry) {
+      let compiled: CompiledQuery<unknown>;
+      try {
+        compiled = build(slotted).compile();
+      } catch (err) {
+        // The build used a value (called a method of it): this statement is compiled per call.
+        disabled = true;
+        if (checkEveryCall) throw new Error(`SQL statement "${name}" is declared reuse: "shape" but its build uses a value: ${(err as Error).message}`);
+        return build(args).compile();
+      }
+      entry = { compiled, params: compiled.parameters.map(specOf) };
+      if (shapes.size >= MAX_SHAPES) shapes.delete(shapes.keys().next().value as string);
+      shapes.set(shape, entry);
+      direct = build(args).compile();
+    } else if (checkEveryCall) {
+      direct = build(args).compile();
+    }
+    const reused = { ...entry.compiled, parameters: entry.params.map((p) => bind(p, values)) } as CompiledQuery<O>;
+    if (direct) {
+      const problem = difference(direct, reused);
+      if (problem) {
+        disabled = true;
+        shapes.clear();
+        if (checkEveryCall) throw new Error(`SQL statement "${name}" is declared reuse: "shape" but ${problem}`);
+        return direct;
+      }
+    }
+    return reused;
+  };
+}
+
+/** A compile function that reuses the text for arguments seen before (statements of a few settings). */
+export function memoizedCompile<A, O>(build: (args: A) => Compilable<O>): (args: A) => CompiledQuery<O> {
+  const seen = new Map<string, CompiledQuery<O>>();
+  return (args: A) => {
+    const key = JSON.stringify(args);
+    let compiled = seen.get(key);
+    if (!compiled) {
+      compiled = build(args).compile();
+      if (seen.size >= MAX_SHAPES) seen.delete(seen.keys().next().value as string);
+      seen.set(key, compiled);
+    }
+    return compiled;
+  };
+}
