@@ -22,6 +22,8 @@ import { check, type BenchContext, type ScenarioResult } from "./types";
 const RATE = 100;
 const P99_LIMIT_MS = 250;
 const PROBE_RATES = [5, 10, 20, 30, 45, 65, 80, 90];
+/** The step typed SQL's share is judged at: the machine about a third busy. */
+const SQL_RATE = 20;
 
 interface Side {
   target: CreateTarget;
@@ -132,12 +134,21 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
     // The CPU figures of the fastest step the system kept up with (at an overload the notifier's
     // backlog is still unpaid when the creation jobs have completed).
     const kept = [...probe].reverse().find((r) => r.latency.p99 < P99_LIMIT_MS);
-    // Typed SQL's share of each service's CPU at the 100/s step: what the hot paths pay for building
-    // statements per call, against the fixed SQL text they sent before (issue 15: at most 5%).
-    const sqlShares = Object.entries(sysRun.typedSql);
+    // Typed SQL's share of each service's CPU: what the hot paths pay for building statements, against
+    // the fixed SQL text they sent before (issue 15: at most 5%). Judged at the 20/s probe step: the
+    // figure is wall time inside the compile, its CPU time only while a core is free (at 100/s the
+    // machine is saturated and it counts waiting for a core too; that step's figures are in the data).
+    const sqlStep = probe.find((r) => r.rate === SQL_RATE) ?? sysRun;
+    const sqlShares = Object.entries(sqlStep.typedSql);
     const sqlByStatement = Object.fromEntries(await Promise.all(allProcs.map(async (p) => [p.name, await typedSqlByStatement(p, token)] as const)));
     for (const [name, rows] of Object.entries(sqlByStatement)) {
-      if (rows.length > 0) ctx.log(`  typed SQL in ${name} since start: ${rows.slice(0, 5).map((r) => `${r.statement} ${r.ms} ms / ${r.compiles}`).join(", ")}`);
+      if (rows.length > 0)
+        ctx.log(
+          `  typed SQL in ${name} since start: ${rows
+            .slice(0, 5)
+            .map((r) => `${r.statement} ${r.ms} ms / ${r.compiles}`)
+            .join(", ")}`,
+        );
     }
     const worstSql = sqlShares.reduce((a, b) => (b[1].percent > a[1].percent ? b : a), [
       "none",
@@ -152,7 +163,7 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
         "Reference: baseline server + one-UPDATE BullMQ consumer at the same rate, run before and after the system step.",
         `Capacity probe: ascending rates ${PROBE_RATES.join(", ")}/s (5 s each) until a rate has p99 >= ${P99_LIMIT_MS} ms twice in a row (a missed step is measured once more).`,
         "CPU per create: /proc CPU time of each service process during the step, divided by the creates completed.",
-        "Typed SQL: each service's esign_typed_sql_compile_seconds before and after the step (scraped outside the CPU window), over its /proc CPU time in the step.",
+        `Typed SQL: each service's esign_typed_sql_compile_seconds (wall time inside compiles) before and after a step (scraped outside the CPU window), over its /proc CPU time in the step; judged at ${SQL_RATE}/s, where a core is free.`,
       ],
       checks: [
         check(
@@ -166,12 +177,17 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
         ),
         check(
           "completed.typed-sql",
-          `Typed SQL: largest share of a service's CPU @${RATE}/s spent building statements`,
+          `Typed SQL: largest share of a service's CPU @${sqlStep.rate}/s spent building statements`,
           worstSql[1].percent,
           "%",
           "<= 5% (no hot path slower than 5%)",
-          sqlShares.length === 4 && worstSql[1].percent <= 5,
-          `${worstSql[0]}; all: ${sqlShares.map(([name, x]) => `${name} ${x.percent}% (${x.compileMs} of ${x.cpuMs} ms)`).join(", ")}`,
+          // The dispatcher runs no statement on this path: it may have no figure at a quiet step.
+          ["api-gateway", "casefile-worker", "notifier"].every((name) => sqlStep.typedSql[name] !== undefined) && worstSql[1].percent <= 5,
+          `${worstSql[0]}; all: ${sqlShares.map(([name, x]) => `${name} ${x.percent}% (${x.compileMs} of ${x.cpuMs} ms)`).join(", ")}; @${RATE}/s (saturated, an upper bound): ${Object.entries(
+            sysRun.typedSql,
+          )
+            .map(([name, x]) => `${name} ${x.percent}%`)
+            .join(", ")}`,
         ),
       ],
       chart: [

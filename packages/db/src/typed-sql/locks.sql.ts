@@ -1,22 +1,34 @@
 import { sql } from "kysely";
 import { qb } from "./builder";
-import { defineStatement } from "./statement";
+import { defineStatement, type Statement } from "./statement";
+
+// ::text: pg_advisory_xact_lock answers void, which Prisma cannot read back.
+const advisoryXactLockText = defineStatement(
+  "advisory-xact-lock-text",
+  { namespace: 1, key: "sample" },
+  ({ namespace, key }) => qb.selectNoFrom(sql<string>`pg_advisory_xact_lock(${namespace}::int4, hashtext(${key}::text))::text`.as("locked")),
+  { reuse: "shape" },
+);
+
+const advisoryXactLockNumber = defineStatement(
+  "advisory-xact-lock-number",
+  { namespace: 1, key: 1 },
+  ({ namespace, key }) => qb.selectNoFrom(sql<string>`pg_advisory_xact_lock(${namespace}::int4, ${key}::int4)::text`.as("locked")),
+  { reuse: "shape" },
+);
 
 /**
  * Waits for a transaction-scoped advisory lock on (namespace, key), released at commit or
  * rollback: a text key is hashed (hashtext), a number is used as it is. Namespaces keep the kinds of
- * keys apart, so that two kinds cannot block each other by a hash collision.
+ * keys apart, so that two kinds cannot block each other by a hash collision. The key's type picks
+ * one of two statements, each compiled once (a build may not test a value: typed-sql/reuse.ts).
  */
-export const advisoryXactLock = defineStatement(
-  "advisory-xact-lock",
-  { namespace: 1, key: "sample" as string | number },
-  ({ namespace, key }) => {
-    const second = typeof key === "number" ? sql`${key}::int4` : sql`hashtext(${key}::text)`;
-    // ::text: the function answers void, which Prisma cannot read back.
-    return qb.selectNoFrom(sql<string>`pg_advisory_xact_lock(${namespace}::int4, ${second})::text`.as("locked"));
-  },
-  // Built per call: the key's type decides the text.
-);
+export const advisoryXactLock: Statement<{ namespace: number; key: string | number }, { locked: string }> = {
+  name: "advisory-xact-lock",
+  sample: { namespace: 1, key: "sample" },
+  compile: ({ namespace, key }) =>
+    typeof key === "number" ? advisoryXactLockNumber.compile({ namespace, key }) : advisoryXactLockText.compile({ namespace, key }),
+};
 
 /** `SELECT 1`: whether the database answers (readiness checks). */
 export const ping = defineStatement("ping", {}, () => qb.selectNoFrom(sql<number>`1`.as("one")), { reuse: "value" });

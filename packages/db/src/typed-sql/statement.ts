@@ -49,15 +49,15 @@ export function defineStatement<A, O>(name: string, sample: A, build: (args: A) 
         ? memoizedCompile(build)
         : (args: A) => build(args).compile();
   const compile = (args: A) => {
-    // CPU time, not wall time: on a busy machine a compile's wall time includes the time the process
-    // waited for a core. (The process's, so a background GC thread's work in the window counts too.)
-    const started = process.cpuUsage();
+    // Wall time (no system call): on a machine with a free core it is the compile's CPU time; on a
+    // saturated one it also counts the time the process waited for a core. process.cpuUsage() was
+    // no better: it is the whole process's, so other threads' work in the window counted too.
+    const started = performance.now();
     try {
       return compileOnce(args);
     } finally {
-      const used = process.cpuUsage(started);
       own.compiles++;
-      own.compileSeconds += (used.user + used.system) / 1e6;
+      own.compileSeconds += (performance.now() - started) / 1000;
     }
   };
   const statement: Statement<A, O> = { name, sample, compile };

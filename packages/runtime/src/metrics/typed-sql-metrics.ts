@@ -24,7 +24,7 @@ export function typedSqlMetrics(read: () => Record<string, { compiles: number; c
   gauge(
     {
       name: TYPED_SQL_METRIC_NAMES.compileSeconds,
-      help: "CPU seconds spent building and compiling typed SQL statements since the process started",
+      help: "Seconds (wall time) spent building and compiling typed SQL statements since the process started",
       labelNames: ["statement"],
       collect() {
         for (const [statement, s] of Object.entries(read())) if (s.compiles > 0) this.set({ statement }, s.compileSeconds);

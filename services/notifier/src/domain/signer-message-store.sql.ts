@@ -67,20 +67,28 @@ export const loadSignerForMessageSql = defineStatement(
 );
 
 /** When the signer's last request or reminder went out. */
-export const lastSentAtSql = defineStatement("signer-last-message-sent-at", { signerId: 1 }, ({ signerId }) =>
-  qb
-    .selectFrom("Notification")
-    .select("createdAt")
-    .where("signerId", "=", signerId)
-    .where("kind", "in", ["signing_request", "reminder"])
-    .where("status", "=", "sent")
-    .orderBy("createdAt", "desc")
-    .limit(1),
+export const lastSentAtSql = defineStatement(
+  "signer-last-message-sent-at",
+  { signerId: 1 },
+  ({ signerId }) =>
+    qb
+      .selectFrom("Notification")
+      .select("createdAt")
+      .where("signerId", "=", signerId)
+      .where("kind", "in", ["signing_request", "reminder"])
+      .where("status", "=", "sent")
+      .orderBy("createdAt", "desc")
+      .limit(1),
+  { reuse: "shape" },
 );
 
 /** Whether the signer's signing request went out. */
-export const requestWasSentSql = defineStatement("signer-request-was-sent", { signerId: 1 }, ({ signerId }) =>
-  qb.selectFrom("Notification").select("id").where("signerId", "=", signerId).where("kind", "=", "signing_request").where("status", "=", "sent").limit(1),
+export const requestWasSentSql = defineStatement(
+  "signer-request-was-sent",
+  { signerId: 1 },
+  ({ signerId }) =>
+    qb.selectFrom("Notification").select("id").where("signerId", "=", signerId).where("kind", "=", "signing_request").where("status", "=", "sent").limit(1),
+  { reuse: "shape" },
 );
 
 /** A part of the outcome the statement writes when it is there (its shape: see withCtes below). */

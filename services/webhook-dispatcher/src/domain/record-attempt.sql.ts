@@ -114,8 +114,11 @@ export const recordAttemptsSql = defineStatement(
 );
 
 /** Locks one delivery and reads where it stands on its ladder. */
-export const lockDeliverySql = defineStatement("lock-delivery", { deliveryId: ID }, ({ deliveryId }) =>
-  qb.selectFrom("WebhookDelivery").select(["state", "attempts", "ladderStep"]).where("id", "=", deliveryId).forUpdate(),
+export const lockDeliverySql = defineStatement(
+  "lock-delivery",
+  { deliveryId: ID },
+  ({ deliveryId }) => qb.selectFrom("WebhookDelivery").select(["state", "attempts", "ladderStep"]).where("id", "=", deliveryId).forUpdate(),
+  { reuse: "shape" },
 );
 
 /**
@@ -134,4 +137,5 @@ export const suspendPendingDeliveriesSql = defineStatement(
         eb.selectFrom("WebhookDelivery").select("id").where("subscriptionId", "=", a.subscriptionId).where("state", "=", a.pending).forUpdate().skipLocked(),
       )
       .returning("id"),
+  { reuse: "shape" },
 );
