@@ -193,6 +193,14 @@ class Replicas {
     await Promise.all([...this.restarting.values()]);
   }
 
+  /** The error lines of every replica's output (the current process of each), for a failing run's log. */
+  errorLines(max = 5): string[] {
+    return this.all.flatMap((r) => {
+      const lines = (r.proc?.logs ?? "").split("\n").filter((l) => l.includes('"level":"error"'));
+      return lines.slice(-max).map((l) => `${r.name}:${r.port} ${l.slice(0, 1500)}`);
+    });
+  }
+
   /** Every replica that died of something other than the chaos loop, with its last output. */
   crashed(): string[] {
     return this.all.filter((r) => r.proc && !r.proc.isRunning()).map((r) => `${r.name}:${r.port} exited\n${r.proc!.logs.slice(-2000)}`);
@@ -340,6 +348,8 @@ export async function runSoak(opts: SoakOptions): Promise<SoakReport> {
       const signers = await db.signer.findMany({ where: { caseFileId: id }, select: { id: true, status: true } });
       lost.push(`case file ${id}: its signers were to sign, status ${String(c?.status)} (not completed); signers ${JSON.stringify(signers)}`);
     }
+    // What the services said went wrong, when something was lost: the test's failure alone does not say.
+    if (lost.length > 0) for (const line of replicas.errorLines()) opts.log(`error logged: ${line}`);
     const expiring = caseFiles.filter((c) => c.expireAt !== null);
     for (const c of expiring) if (c.status !== 7) lost.push(`case file ${c.id}: expireAt passed, status ${c.status} (not expired)`);
 

@@ -47,7 +47,14 @@ interface ErrorFields {
 
 const fieldsOf = (err: unknown): ErrorFields | undefined => (err !== null && typeof err === "object" ? (err as ErrorFields) : undefined);
 
+// P2028 (the transaction API) is transient in one case only: no connection came within maxWait, like
+// P2024 for a single query. Through PgBouncer that is what a PostgreSQL restart looks like (it queues
+// the transaction's BEGIN until a server is back). Its other cases (an expired or closed transaction)
+// are the code's own.
+const NO_TRANSACTION_IN_TIME = /Unable to start a transaction in the given time/;
+
 function fromPrisma(e: ErrorFields): boolean {
+  if (e.code === "P2028" && typeof e.message === "string" && NO_TRANSACTION_IN_TIME.test(e.message)) return true;
   if (typeof e.name !== "string" || !e.name.startsWith("PrismaClient")) return false;
   if (typeof e.code === "string" && PRISMA_CODES.has(e.code)) return true;
   // A raw query's failure (P2010) carries the driver's error: a terminated session, a refused connect.

@@ -53,6 +53,25 @@ describe("unavailableDependency", () => {
     }
   });
 
+  it("names PostgreSQL for a transaction that could not start in time (no connection: as through PgBouncer while PostgreSQL restarts)", async () => {
+    const db = createPrisma(databaseUrl, 1);
+    try {
+      let release: () => void = () => undefined;
+      const held = db.$transaction(async (tx) => {
+        await tx.customer.findFirst();
+        await new Promise<void>((r) => (release = r));
+      });
+      await new Promise((r) => setTimeout(r, 100));
+      const err = await caught(() => db.$transaction(async (tx) => tx.customer.findFirst(), { maxWait: 200 }));
+      release();
+      await held;
+      expect((err as { code?: string }).code).toBe("P2028");
+      expect(unavailableDependency(err)).toBe("postgres");
+    } finally {
+      await db.$disconnect();
+    }
+  });
+
   it("names Redis for a fail-fast enqueue and for a command that ran out of retries", async () => {
     // A connection that was ready and lost its server, as the gateway's is during a Redis restart.
     const redis = await startRedisServer();
