@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createLogger } from "@esign/logger";
-import { deliverJobId, scheduleAttempt, subscriptionDisabledJobId } from "@esign/webhooks";
+import { deliverJobId, requestRedelivery, scheduleAttempt, subscriptionDisabledJobId } from "@esign/webhooks";
 import { sweepWebhooks } from "../../services/webhook-dispatcher/src/sweep/sweep-webhooks";
 import { startReceiver, type Receiver } from "../support/receiver";
 import { startRedisServer, type RedisServer } from "../support/redis-server";
@@ -20,6 +20,9 @@ const DISPATCHER_ENV = {
   QUEUE_LOCK_DURATION_MS: "2000",
   QUEUE_STALLED_INTERVAL_MS: "1000",
   OUTBOX_POLL_INTERVAL_MS: "200",
+  // The sweeper test calls the sweeper itself: the dispatcher's own periodic sweep (a third of this
+  // after its start, then this often) must not run between that test's setup and its sweep.
+  SWEEP_INTERVAL_MS: "600000",
 };
 
 let redis: RedisServer;
@@ -106,6 +109,31 @@ describe("never lost", () => {
       .map((r) => String(r.headers["x-event-id"]));
     for (const id of [...before, whileDown]) expect(delivered).toContain(id);
     expect(dispatcher.isRunning()).toBe(true);
+  });
+
+  it("redelivers an event asked for while its first attempt is still in flight (answered, not yet recorded)", async () => {
+    const customer = await world.customer();
+    const sub = await world.subscribe(customer, receiver.url("/in-flight"));
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    receiver.on("/in-flight", (_req, i) => (i === 0 ? { status: 204, hold: held } : { status: 204 }));
+    const eventId = await world.emit(customer.customerId);
+    await receiver.waitFor("/in-flight", 1);
+
+    // Asked for while the first attempt runs: both attempts are made and both are in the log.
+    const redelivery = requestRedelivery(world.db, world.producer(), sub.id, eventId);
+    await new Promise((r) => setTimeout(r, 300));
+    release();
+    expect(await redelivery).toBe(true);
+
+    const [first, second] = await receiver.waitFor("/in-flight", 2, 20_000);
+    expect(second!.headers["x-event-id"]).toBe(first!.headers["x-event-id"]);
+    await eventually(async () => (await world.attempts({ subscriptionId: sub.id })).length === 2, 10_000, "two attempts recorded");
+    const attempts = await world.attempts({ subscriptionId: sub.id });
+    expect(attempts.map((a) => [a.attemptNumber, a.outcome])).toEqual([
+      [1, "success"],
+      [2, "success"],
+    ]);
   });
 
   it("has a sweeper that re-enqueues overdue deliveries and owed notifications found in PostgreSQL", async () => {

@@ -10,8 +10,6 @@ import { startSweepTimer } from "./sweep/sweep-timer";
 import { DEFAULT_SWEEP_OPTIONS, RECONNECT_SWEEP_OPTIONS, observeWebhookBacklog, sweepWebhooks } from "./sweep/sweep-webhooks";
 
 const DEFAULT_HEALTH_PORT = 3003;
-const SWEEP_INTERVAL_MS = 15_000;
-const FIRST_SWEEP_DELAY_MS = 5_000;
 
 runService("webhook-dispatcher", async ({ config, logger }) => {
   // Deliveries hold no connection while the POST is in flight, so a small pool serves many of them.
@@ -54,9 +52,10 @@ runService("webhook-dispatcher", async ({ config, logger }) => {
   // delivery cannot stop signing; here only when OUTBOX_RELAY_SERVICES names it (a dispatcher without a
   // casefile-worker, or webhooks that must flow while the casefile-worker restarts).
   const relay = config.OUTBOX_RELAY_SERVICES.includes("webhook-dispatcher") ? startOutboxRelay(config, db, logger, recovery) : undefined;
+  // SWEEP_INTERVAL_MS (15 s), the first a third of it after the start: soon after a crash.
   const sweeper = startSweepTimer(() => sweepWebhooks(db, failFastProducer, logger, DEFAULT_SWEEP_OPTIONS), {
-    intervalMs: SWEEP_INTERVAL_MS,
-    firstDelayMs: FIRST_SWEEP_DELAY_MS,
+    intervalMs: config.SWEEP_INTERVAL_MS,
+    firstDelayMs: Math.round(config.SWEEP_INTERVAL_MS / 3),
     logger,
   });
   // When Redis answers again: due retries and notifications it missed are enqueued without the
