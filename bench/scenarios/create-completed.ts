@@ -140,7 +140,9 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
     // machine is saturated and it counts waiting for a core too; that step's figures are in the data).
     const sqlStep = probe.find((r) => r.rate === SQL_RATE) ?? sysRun;
     const sqlShares = Object.entries(sqlStep.typedSql);
-    const sqlByStatement = Object.fromEntries(await Promise.all(allProcs.map(async (p) => [p.name, await typedSqlByStatement(p, token)] as const)));
+    const sqlByStatement = Object.fromEntries(
+      await Promise.all(allProcs.map(async (p) => [p.name, ((await typedSqlByStatement(p, token)) ?? []).map((r) => ({ ...r, ms: round(r.ms, 1) }))] as const)),
+    );
     for (const [name, rows] of Object.entries(sqlByStatement)) {
       if (rows.length > 0)
         ctx.log(

@@ -1,20 +1,36 @@
 import type { BenchProcess } from "./services";
 
+export interface TypedSqlRow {
+  statement: string;
+  compiles: number;
+  ms: number;
+}
+
 /**
- * CPU seconds a service has spent building and compiling typed SQL statements since it started
- * (`esign_typed_sql_compile_seconds` on its /metrics), or undefined for a process that has no such
- * figure (a baseline). Read outside the CPU windows: a scrape costs the service CPU of its own.
+ * A service's typed SQL figures by statement since it started (`esign_typed_sql_compiles` and
+ * `esign_typed_sql_compile_seconds` on its /metrics), costliest first; undefined for a process that
+ * answers no such figures (a baseline). Read outside the CPU windows: a scrape costs the service CPU.
  */
-export async function typedSqlSeconds(proc: BenchProcess, metricsToken: string): Promise<number | undefined> {
+export async function typedSqlByStatement(proc: BenchProcess, metricsToken: string): Promise<TypedSqlRow[] | undefined> {
   try {
     const res = await fetch(`${proc.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
     if (!res.ok) return undefined;
-    // One line per statement: their sum.
-    const lines = [...(await res.text()).matchAll(/^esign_typed_sql_compile_seconds(?:\{[^}]*\})?\s+(\S+)$/gm)];
-    return lines.reduce((sum, m) => sum + Number(m[1]), 0);
+    const text = await res.text();
+    const read = (metric: string) =>
+      new Map([...text.matchAll(new RegExp(`^${metric}\\{[^}]*statement="([^"]+)"[^}]*\\}\\s+(\\S+)$`, "gm"))].map((m) => [m[1]!, Number(m[2])]));
+    const compiles = read("esign_typed_sql_compiles");
+    return [...read("esign_typed_sql_compile_seconds")]
+      .map(([statement, seconds]) => ({ statement, compiles: compiles.get(statement) ?? 0, ms: seconds * 1000 }))
+      .sort((a, b) => b.ms - a.ms);
   } catch {
     return undefined;
   }
+}
+
+/** Seconds a service has spent building and compiling typed SQL since it started: all its statements. */
+export async function typedSqlSeconds(proc: BenchProcess, metricsToken: string): Promise<number | undefined> {
+  const rows = await typedSqlByStatement(proc, metricsToken);
+  return rows?.reduce((sum, r) => sum + r.ms / 1000, 0);
 }
 
 /** Each process's figure, in the order given. */
@@ -42,21 +58,4 @@ export function typedSqlShares(
     out[p.name] = { compileMs: Math.round(compileMs * 10) / 10, cpuMs: Math.round(cpu), percent: Math.round((compileMs / cpu) * 1000) / 10 };
   });
   return out;
-}
-
-/** A service's typed SQL figures by statement since it started: compiles and CPU milliseconds, costliest first. */
-export async function typedSqlByStatement(proc: BenchProcess, metricsToken: string): Promise<{ statement: string; compiles: number; ms: number }[]> {
-  try {
-    const res = await fetch(`${proc.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
-    if (!res.ok) return [];
-    const text = await res.text();
-    const read = (metric: string) =>
-      new Map([...text.matchAll(new RegExp(`^${metric}\\{[^}]*statement="([^"]+)"[^}]*\\}\\s+(\\S+)$`, "gm"))].map((m) => [m[1]!, Number(m[2])]));
-    const compiles = read("esign_typed_sql_compiles");
-    return [...read("esign_typed_sql_compile_seconds")]
-      .map(([statement, seconds]) => ({ statement, compiles: compiles.get(statement) ?? 0, ms: Math.round(seconds * 10_000) / 10 }))
-      .sort((a, b) => b.ms - a.ms);
-  } catch {
-    return [];
-  }
 }

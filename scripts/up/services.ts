@@ -1,8 +1,9 @@
 import type { AppConfig } from "@esign/config";
+import { bundlePath } from "../build-services";
 
 export interface ServiceSpec {
   name: string;
-  /** The service's bundle (scripts/build-services.ts), relative to the repository root. */
+  /** The script node runs: a service's bundle (scripts/build-services.ts), absolute or from the repository root. */
   entry: string;
   /** Settings that differ per service on top of the inherited environment. */
   env: Record<string, string>;
@@ -29,13 +30,13 @@ export function serviceSpecs(config: AppConfig): ServiceSpec[] {
   const firstHealthPort = config.HEALTH_PORT || FIRST_HEALTH_PORT;
   const gateway: ServiceSpec = {
     name: "api-gateway",
-    entry: "services/api-gateway/dist/main.cjs",
+    entry: bundlePath("api-gateway"),
     env: {},
     readyUrl: `http://${host}:${config.PORT}/readyz`,
   };
   const workers = WORKERS.map((name, i): ServiceSpec => {
     const port = firstHealthPort + i;
-    return { name, entry: `services/${name}/dist/main.cjs`, env: { HEALTH_PORT: String(port) }, readyUrl: `http://${host}:${port}/readyz` };
+    return { name, entry: bundlePath(name), env: { HEALTH_PORT: String(port) }, readyUrl: `http://${host}:${port}/readyz` };
   });
   return [gateway, ...workers];
 }
