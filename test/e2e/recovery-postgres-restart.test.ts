@@ -1,6 +1,17 @@
 import { startPostgresServer, type PostgresServer } from "../support/postgres-server";
 import { startReceiver, type Receiver } from "../support/receiver";
-import { lastRecoveries, recoveryRun, settle, spread, sleep, startRecoverySystem, TIMING, type Answer, type RecoverySystem } from "../support/recovery-system";
+import {
+  errorLines,
+  lastRecoveries,
+  recoveryRun,
+  settle,
+  spread,
+  sleep,
+  startRecoverySystem,
+  TIMING,
+  type Answer,
+  type RecoverySystem,
+} from "../support/recovery-system";
 import { createWorld, type World } from "../support/webhook-world";
 
 /*
@@ -77,6 +88,9 @@ it("answers 503 with Retry-After while PostgreSQL is away, and is back to normal
   );
 
   // Away: refused honestly, never a 500 (nor a hang: every request was answered).
+  if (unexpected(trickle.creates, 200).length + unexpected(trickle.signings, 200).length > 0) {
+    for (const line of errorLines(system)) process.stdout.write(`error logged: ${line}\n`);
+  }
   expect(unexpected(trickle.creates, 200)).toEqual([]);
   expect(unexpected(trickle.signings, 200)).toEqual([]);
   expect(refusedCreates.length).toBeGreaterThanOrEqual(5);

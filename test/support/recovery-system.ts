@@ -38,6 +38,17 @@ export interface RecoverySystem {
 
 const WORKERS: ServiceName[] = ["casefile-worker", "notifier", "webhook-dispatcher"];
 
+/** The error lines the system's services logged, for a failing run's output (a 500 says nothing on its own). */
+export function errorLines(system: RecoverySystem, max = 10): string[] {
+  return system.services.flatMap((svc) =>
+    svc.logs
+      .split("\n")
+      .filter((l) => l.includes('"level":"error"'))
+      .slice(-max)
+      .map((l) => `${svc.name}: ${l.slice(0, 2000)}`),
+  );
+}
+
 /** The timeline of both recovery tests, and the bound the issue sets. */
 export const TIMING = {
   /** Case files, and events to their subscriptions, this soon after the dependency answers again. */
