@@ -1,10 +1,9 @@
-import path from "node:path";
 import type { Server } from "node:http";
 import { createPrisma, typedSqlStats } from "@esign/db";
 import { throttledLog } from "@esign/logger";
 import { EnqueueBacklog, Producer, createRedis } from "@esign/queue";
 import { recoveryMetrics, runService, typedSqlMetrics } from "@esign/runtime";
-import { LocalFileStorage } from "@esign/storage";
+import { createStorage } from "@esign/storage";
 import { PdfInspector } from "@esign/pdf-inspect";
 import { buildApp } from "./app";
 
@@ -17,7 +16,8 @@ runService("api-gateway", async ({ config, logger }) => {
   redis.on("error", (err) => redisLog("warn", "redis connection error", { error: err.message }));
   const producer = new Producer(redis, config.QUEUE_PREFIX);
   const enqueueBacklog = new EnqueueBacklog({ producer, connection: redis, logger, name: "create_enqueues", metrics: recoveryMetrics() });
-  const storage = new LocalFileStorage(path.resolve(config.STORAGE_DIR));
+  // The folder or the S3 bucket of the settings; a missing bucket or refused credentials stop the start here.
+  const storage = await createStorage(config);
   const pdfInspector = new PdfInspector({
     processes: config.PDF_INSPECTORS,
     timeoutMs: config.PDF_INSPECT_TIMEOUT_MS,

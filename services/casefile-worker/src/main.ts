@@ -1,9 +1,8 @@
-import path from "node:path";
 import { createPrisma, ping, run, typedSqlStats } from "@esign/db";
 import { startOutboxRelay } from "@esign/outbox-relay";
 import { Producer, assertNoEviction, createRedis, startWorker, sweepOnReconnect } from "@esign/queue";
 import { queueMetrics, recoveryMetrics, runService, startWorkerHealth, typedSqlMetrics } from "@esign/runtime";
-import { LocalFileStorage } from "@esign/storage";
+import { createStorage } from "@esign/storage";
 import { startSealer } from "./domain/start-sealer";
 import type { WorkerContext } from "./context";
 import { createCaseFileJob } from "./jobs/create-casefile.job";
@@ -26,7 +25,7 @@ runService("casefile-worker", async ({ config, logger }) => {
   await assertNoEviction(connection);
   const producer = new Producer(connection, config.QUEUE_PREFIX);
   const sealer = await startSealer(config, db, logger);
-  const ctx: WorkerContext = { config, logger, db, producer, storage: new LocalFileStorage(path.resolve(config.STORAGE_DIR)), sealer };
+  const ctx: WorkerContext = { config, logger, db, producer, storage: await createStorage(config), sealer };
 
   const worker = startWorker(
     "casefile",

@@ -2,7 +2,7 @@ import { createPrisma, ping, run, typedSqlStats } from "@esign/db";
 import { createMailer } from "@esign/mailer";
 import { Producer, assertNoEviction, createRedis, startWorker } from "@esign/queue";
 import { queueMetrics, runService, startWorkerHealth, typedSqlMetrics } from "@esign/runtime";
-import { LocalFileStorage } from "@esign/storage";
+import { createStorage } from "@esign/storage";
 import { createMailboxGateway } from "./channels/create-mailbox-gateway";
 import type { NotifierContext } from "./context";
 import { MailThrottle, withMailThrottle } from "./domain/mail-throttle";
@@ -25,7 +25,7 @@ runService("notifier", async ({ config, logger }) => {
   const mailbox = createMailboxGateway(config, logger);
   // Reminders are queued from here, on the notifications queue this process also works.
   const producer = new Producer(connection, config.QUEUE_PREFIX);
-  const storage = new LocalFileStorage(config.STORAGE_DIR);
+  const storage = await createStorage(config);
   const mailThrottle = new MailThrottle(connection, config.QUEUE_PREFIX, config.MAILS_PER_CUSTOMER_PER_MINUTE);
   const ctx: NotifierContext = { config, logger, db, mailer, mailbox, producer, storage, mailThrottle };
 

@@ -23,7 +23,11 @@ runService("webhook-dispatcher", async ({ config, logger }) => {
   const producer = new Producer(connection, config.QUEUE_PREFIX);
   const failFastConnection = createRedis(config, "producer");
   const failFastProducer = new Producer(failFastConnection, config.QUEUE_PREFIX);
-  const sender = new WebhookSender({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, maxInFlight: config.WEBHOOK_CONCURRENCY });
+  const sender = new WebhookSender({
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+    allowedNetworks: config.WEBHOOK_ALLOWED_PRIVATE_NETWORKS,
+    maxInFlight: config.WEBHOOK_CONCURRENCY,
+  });
   const ctx: DispatcherContext = { config, logger, db, producer, sender };
 
   const workerOptions = {

@@ -1,5 +1,6 @@
 import { Router } from "express";
 import { cancelSubscriptionDeliveries, createAccountTestEvent, createTestEvent, resumeSubscription, SubscriptionNotFoundError } from "@esign/webhooks";
+import { allowedNetworks } from "@esign/net-guard";
 import type { GatewayContext } from "../context";
 import { authenticate, principalOf } from "../auth/authenticate";
 import { requestIdOf } from "../http/request-context";
@@ -17,7 +18,11 @@ export function webhookSubscriptionRouter(ctx: GatewayContext): Router {
   const router = Router();
   const auth = authenticate(ctx);
   const key = ctx.config.ENCRYPTION_KEY;
-  const schemas = subscriptionSchemas({ allowPrivate: ctx.config.WEBHOOK_ALLOW_PRIVATE, requireHttps: ctx.config.production });
+  const schemas = subscriptionSchemas({
+    allowPrivate: ctx.config.WEBHOOK_ALLOW_PRIVATE,
+    requireHttps: ctx.config.production,
+    allowedNetworks: allowedNetworks(ctx.config.WEBHOOK_ALLOWED_PRIVATE_NETWORKS ?? []),
+  });
   const routes = webhookRoutes();
 
   serve(router, routes.createSubscription, auth, async (req, res) => {
