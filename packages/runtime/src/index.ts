@@ -1,4 +1,5 @@
 export { runService } from "./run-service";
+export { beginDrain, closeGracefully, drainAware, isDraining, onDrain } from "./drain";
 export type { ServiceContext, RunningService } from "./run-service";
 export { startHealthServer, startWorkerHealth, runChecks } from "./health-server";
 export type { ReadinessChecks, HealthServerOptions } from "./health-server";

@@ -1,8 +1,8 @@
-import type { Server } from "node:http";
+import http, { type Server } from "node:http";
 import { createPrisma, typedSqlStats } from "@esign/db";
 import { throttledLog } from "@esign/logger";
 import { EnqueueBacklog, Producer, createRedis } from "@esign/queue";
-import { recoveryMetrics, runService, typedSqlMetrics } from "@esign/runtime";
+import { closeGracefully, drainAware, recoveryMetrics, runService, typedSqlMetrics } from "@esign/runtime";
 import { createStorage } from "@esign/storage";
 import { PdfInspector } from "@esign/pdf-inspect";
 import { buildApp } from "./app";
@@ -25,7 +25,8 @@ runService("api-gateway", async ({ config, logger }) => {
   });
   const app = buildApp({ config, logger, db, redis, producer, enqueueBacklog, storage, pdfInspector });
   const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+    // drainAware: on SIGTERM /readyz turns 503 and answers close their connections (packages/runtime/src/drain.ts).
+    const s = http.createServer(drainAware(app)).listen(config.PORT, config.HOST, () => resolve(s));
     s.once("error", reject);
   });
   // Uploads stream slowly from real clients; the defaults would cut a 50 MB upload on a slow link.
@@ -34,8 +35,8 @@ runService("api-gateway", async ({ config, logger }) => {
   logger.info("listening", { url: config.PUBLIC_BASE_URL, port: config.PORT, host: config.HOST });
   return {
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
+      // No new connection; the requests in flight are answered first.
+      await closeGracefully(server);
       await enqueueBacklog.close();
       await producer.close();
       await pdfInspector.close();
