@@ -65,7 +65,11 @@ export interface RunOptions {
 /** Runs a command to completion; throws a CommandError with its last lines unless allowFailure. */
 export function run(command: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      cwd: options.cwd ?? ROOT,
+      env: options.env ?? process.env,
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     let partial = "";
@@ -76,11 +80,11 @@ export function run(command: string, args: string[], options: RunOptions = {}): 
       partial = parts.pop() ?? "";
       for (const l of parts) options.onLine(l);
     };
-    child.stdout.on("data", (c: Buffer) => {
+    child.stdout?.on("data", (c: Buffer) => {
       stdout += c.toString();
       lines(c.toString());
     });
-    child.stderr.on("data", (c: Buffer) => {
+    child.stderr?.on("data", (c: Buffer) => {
       stderr += c.toString();
       lines(c.toString());
     });
@@ -90,7 +94,11 @@ export function run(command: string, args: string[], options: RunOptions = {}): 
       if (code !== 0 && !options.allowFailure) reject(new CommandError(`${command} ${args.slice(0, 3).join(" ")}`, result));
       else resolve(result);
     });
-    child.stdin.end(options.input ?? "");
+    if (options.input !== undefined && child.stdin) {
+      // A command that exits before reading its input must not crash the caller (EPIPE).
+      child.stdin.on("error", () => undefined);
+      child.stdin.end(options.input);
+    }
   });
 }
 

@@ -83,16 +83,16 @@ describe("docker/compose.yaml through podman kube play", () => {
     expect(order).toEqual([["migrate"], SERVICES]);
 
     const file = path.join(world.dir, "compose-migrate.yaml");
-    await kubePlay([podFor("migrate")], file);
     played.push(file);
+    await kubePlay([podFor("migrate")], file);
     const [migrate] = await containersOf(`${compose.name}-migrate`);
     expect(await waitExit(migrate!)).toBe(0);
     expect(await logsOf(migrate!)).toMatch(/applied \d+ migration\(s\)/);
 
     const servicesFile = path.join(world.dir, "compose-services.yaml");
     const started = Date.now();
-    await kubePlay(SERVICES.map(podFor), servicesFile);
     played.push(servicesFile);
+    await kubePlay(SERVICES.map(podFor), servicesFile);
     const ready: Record<string, number> = {};
     for (const s of SERVICES) ready[s] = await waitReady(`http://127.0.0.1:${ports[s]}/readyz`, started, 120_000, diagnostics);
     for (const s of SERVICES) {

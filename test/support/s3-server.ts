@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import S3rver from "s3rver";
@@ -13,10 +13,13 @@ export interface S3Server {
   accessKeyId: string;
   secretAccessKey: string;
   dir: string;
+  /** The keys of a bucket, read from s3rver's own folder (each object a `<key>._S3rver_object` file). */
+  objectKeys(bucket: string): string[];
   close(): Promise<void>;
 }
 
 export const S3RVER_KEY = "S3RVER";
+const OBJECT_SUFFIX = "._S3rver_object";
 
 export async function startS3Server(buckets: string[], port = 0): Promise<S3Server> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "esign-s3-"));
@@ -36,6 +39,14 @@ export async function startS3Server(buckets: string[], port = 0): Promise<S3Serv
     accessKeyId: S3RVER_KEY,
     secretAccessKey: S3RVER_KEY,
     dir,
+    objectKeys(bucket) {
+      const root = path.join(dir, bucket);
+      const walk = (d: string): string[] =>
+        readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]));
+      return walk(root)
+        .filter((f) => f.endsWith(OBJECT_SUFFIX))
+        .map((f) => path.relative(root, f).slice(0, -OBJECT_SUFFIX.length));
+    },
     async close() {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
