@@ -31,6 +31,6 @@ module.exports = {
       globalSetup: "<rootDir>/test/support/global-setup.ts",
       globalTeardown: "<rootDir>/test/support/global-teardown.ts",
     },
-    { ...common, displayName: "deploy", testMatch: [`${DEPLOY}**/*.test.ts`], testTimeout: 300_000 },
+    { ...common, displayName: "deploy", testMatch: [`${DEPLOY}**/*.test.ts`] },
   ],
 };

@@ -34,11 +34,16 @@ const ZResults = z.object({ numPassedTests: z.number(), numFailedTests: z.number
 function runJest(filters: string[]): Promise<{ passed: number; failed: number; ok: boolean }> {
   const out = path.join(ROOT, ".data", "test-results-deploy.json");
   rmSync(out, { force: true });
-  const jest = spawn(path.join(ROOT, "node_modules/.bin/jest"), ["--selectProjects", "deploy", "--runInBand", "--json", `--outputFile=${out}`, ...filters], {
-    cwd: ROOT,
-    stdio: "inherit",
-    env: { ...process.env, ESIGN_DEPLOY_TAG: TAG },
-  });
+  // Whole stacks start and stop within a test: minutes, not the other tiers' 60 s.
+  const jest = spawn(
+    path.join(ROOT, "node_modules/.bin/jest"),
+    ["--selectProjects", "deploy", "--runInBand", "--testTimeout=300000", "--json", `--outputFile=${out}`, ...filters],
+    {
+      cwd: ROOT,
+      stdio: "inherit",
+      env: { ...process.env, ESIGN_DEPLOY_TAG: TAG },
+    },
+  );
   return new Promise((resolve) => {
     jest.once("exit", (status) => {
       if (!existsSync(out)) return resolve({ passed: 0, failed: 1, ok: false });
