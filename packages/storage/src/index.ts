@@ -1,7 +1,8 @@
 export type { FileStorage, StagedFile } from "./file-storage";
 export { LocalFileStorage } from "./local-file-storage";
-export { S3FileStorage } from "./s3-file-storage";
-export type { S3FileStorageOptions } from "./s3-file-storage";
-export { createStorage, createS3Client, checkBucket, StorageConfigError } from "./create-storage";
-export type { StorageSettings } from "./create-storage";
+// The S3 store itself (s3-file-storage.ts, s3-storage.ts) is not re-exported: importing this package
+// must not load the AWS SDK; createStorage loads it when the settings ask for S3.
+export { createStorage } from "./create-storage";
+export { StorageConfigError } from "./storage-settings";
+export type { StorageSettings } from "./storage-settings";
 export { looksLikePdf } from "./pdf-signature";

@@ -8,7 +8,9 @@ import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { bundlePath } from "../../../scripts/build-services";
 import { freePort } from "../../../test/support/ports";
 import { startS3Server, type S3Server } from "../../../test/support/s3-server";
-import { createS3Client, createStorage, S3FileStorage, StorageConfigError, type StorageSettings } from "../src";
+import { createStorage, StorageConfigError, type StorageSettings } from "../src";
+import { S3FileStorage } from "../src/s3-file-storage";
+import { createS3Client } from "../src/s3-storage";
 
 /*
  * The documents' S3 store against a real S3 protocol server on this machine (s3rver, see the README):
