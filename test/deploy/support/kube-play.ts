@@ -1,5 +1,4 @@
 import { writeFileSync } from "node:fs";
-import path from "node:path";
 import { stringify } from "yaml";
 import { podman } from "../../../scripts/deploy/podman";
 
@@ -58,5 +57,3 @@ export async function waitReady(url: string, since: number, timeoutMs = 120_000,
   }
   throw new Error(`${url} not ready after ${timeoutMs} ms${onMiss ? `\n${await onMiss()}` : ""}`);
 }
-
-export const runFile = (dir: string, name: string) => path.join(dir, name);
