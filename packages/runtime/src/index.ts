@@ -11,6 +11,6 @@ export { queueMetrics, QUEUE_METRIC_NAMES } from "./metrics/queue-metrics";
 export type { QueueMetrics, QueueMetricsOptions, JobRunSample, QueueCounts } from "./metrics/queue-metrics";
 export { recoveryMetrics, RECOVERY_METRIC_NAMES } from "./metrics/recovery-metrics";
 export type { RecoveryMetricsRecorder, RecoveryMetricSample } from "./metrics/recovery-metrics";
-export { answerMetrics } from "./metrics/metrics-endpoint";
+export { answerMetrics, metricsTokenMatches } from "./metrics/metrics-endpoint";
 export type { MetricsEndpointOptions, MetricsAnswer } from "./metrics/metrics-endpoint";
 export { typedSqlMetrics, TYPED_SQL_METRIC_NAMES } from "./metrics/typed-sql-metrics";

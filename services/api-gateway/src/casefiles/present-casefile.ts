@@ -1,18 +1,15 @@
 import type { CaseFile, CcRecipient, Document, Signer } from "@esign/db";
 import { CASEFILE_STATUS, SIGNER_STATUS } from "@esign/schema";
 import type { FullCaseFile } from "./owned-casefile";
+import { type CaseFileView, type DocumentView, PENNEO_SIGNER_STATUS, type SignerView, type SigningRequestView } from "./casefile-schemas";
 
 const unix = (d: Date | null): number | null => (d ? Math.floor(d.getTime() / 1000) : null);
 
-/**
- * A signer's status in the codes of Penneo's Postman collection ("Check Casefile Status"):
- * 0 request sent, 1 request opened, 2 opened, 3 signed, 4 rejected. A signer whose request has
- * not gone out (a later round), or who was deleted, has none of these: null. The full state is
- * `signingRequest.status`, in the codes of Penneo's SDKs (SigningRequestStatus).
- */
-export const PENNEO_SIGNER_STATUS = { requestSent: 0, requestOpened: 1, opened: 2, signed: 3, rejected: 4 } as const;
+// The status columns are plain integers that only the constants of @esign/schema ever write.
+const caseFileStatus = (n: number) => n as CaseFileView["status"];
+const signingRequestStatus = (n: number) => n as SigningRequestView["status"];
 
-export function penneoSignerStatus(s: Pick<Signer, "status" | "openedAt" | "requestOpenedAt">): number | null {
+export function penneoSignerStatus(s: Pick<Signer, "status" | "openedAt" | "requestOpenedAt">): SignerView["status"] {
   switch (s.status) {
     case SIGNER_STATUS.signed:
       return PENNEO_SIGNER_STATUS.signed;
@@ -39,10 +36,10 @@ const DOCUMENT_STATUS: Partial<Record<number, number>> = {
 };
 
 /** The signer's request, as sdk-php and sdk-net read it (`SigningRequest`): the state in SigningRequestStatus. */
-export function presentSigningRequest(s: Signer) {
+export function presentSigningRequest(s: Signer): SigningRequestView {
   return {
     id: s.id,
-    status: s.status,
+    status: signingRequestStatus(s.status),
     email: s.email,
     accessControl: s.accessControl,
     enableInsecureSigning: s.enableInsecureSigning,
@@ -58,7 +55,7 @@ export function presentSigningRequest(s: Signer) {
   };
 }
 
-export function presentSigner(s: Signer) {
+export function presentSigner(s: Signer): SignerView {
   return {
     id: s.id,
     name: s.name,
@@ -72,7 +69,7 @@ export function presentSigner(s: Signer) {
   };
 }
 
-export function presentDocument(d: Document, caseFile: Pick<CaseFile, "status" | "createdAt" | "updatedAt" | "completedAt">) {
+export function presentDocument(d: Document, caseFile: Pick<CaseFile, "status" | "createdAt" | "updatedAt" | "completedAt">): DocumentView {
   return {
     id: d.id,
     documentId: String(d.id),
@@ -98,11 +95,11 @@ const presentCcRecipient = (c: CcRecipient) => ({ id: c.id, name: c.name, email:
  * `documents[].id`), the entity fields Penneo's SDKs map (unix times `created`, `sendAt`,
  * `activated`, `expireAt`; `signers`, `documents`), and ours (ISO `createdAt`, `updatedAt`).
  */
-export function presentCaseFile(cf: FullCaseFile) {
+export function presentCaseFile(cf: FullCaseFile): CaseFileView {
   return {
     id: cf.id,
     title: cf.title,
-    status: cf.status,
+    status: caseFileStatus(cf.status),
     language: cf.language,
     reference: cf.reference,
     metaData: cf.metaData,
@@ -126,5 +123,3 @@ export function presentCaseFile(cf: FullCaseFile) {
     updatedAt: cf.updatedAt.toISOString(),
   };
 }
-
-export type CaseFileView = ReturnType<typeof presentCaseFile>;
