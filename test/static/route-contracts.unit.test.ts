@@ -21,8 +21,9 @@ const FLOORS: ReadonlyArray<{ units: readonly string[]; lateral: boolean; what: 
   { units: ["contract"], lateral: false, what: "what a route is: declaration, serve, request validation, answer check" },
   { units: ["context.ts", "html", "http"], lateral: true, what: "what every route may use: the context, pages, middleware" },
   { units: ["auth", "identity"], lateral: false, what: "who is calling: credentials, identity providers" },
+  { units: ["casefiles"], lateral: false, what: "the resource the others build on: case files, their documents and signers" },
   {
-    units: ["admin", "casefiles", "docs", "jobs", "signing", "system", "verification", "webhooks"],
+    units: ["admin", "docs", "jobs", "signing", "system", "verification", "webhooks"],
     lateral: false,
     what: "the features: each its contracts, schemas and handlers",
   },
@@ -96,13 +97,16 @@ describe("the gateway's shape", () => {
     const at = (p: string) => path.join(GATEWAY, p);
     const graph: Record<string, string[]> = {
       [at("contract/serve.ts")]: [at("http/request-context")],
-      [at("jobs/job-status-route.ts")]: [at("casefiles/casefile-contracts"), at("contract/serve"), at("jobs/job-contracts")],
+      [at("jobs/job-status-route.ts")]: [at("casefiles/casefile-schemas"), at("contract/serve"), at("jobs/job-contracts")],
+      [at("webhooks/subscription-router.ts")]: [at("signing/signing-kit")],
+      [at("casefiles/penneo-routes.ts")]: [at("webhooks/present-subscription")],
       [at("http/metrics.ts")]: [at("context")],
       [at("app.ts")]: [at("signing/signing-router"), at("main")],
     };
     expect(upwardImports(Object.keys(graph), (f) => graph[f] ?? [])).toEqual([
       "contract/serve.ts (floor 0) imports http/request-context (floor 1)",
-      "jobs/job-status-route.ts (floor 3) imports casefiles/casefile-contracts (floor 3)",
+      "webhooks/subscription-router.ts (floor 4) imports signing/signing-kit (floor 4)",
+      "casefiles/penneo-routes.ts (floor 3) imports webhooks/present-subscription (floor 4)",
     ]);
   });
 

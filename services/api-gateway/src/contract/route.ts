@@ -10,6 +10,11 @@ import { ZErrorBody } from "./common-schemas";
  */
 
 export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
+/**
+ * Verbs OpenAPI 3.0 has no place for, which some of Penneo's clients still send (sdk-php links with
+ * LINK and UNLINK where sdk-net POSTs and DELETEs): a contract names them as other verbs of itself.
+ */
+export type ExtraMethod = "link" | "unlink";
 
 export const SECURITY_SCHEMES = [
   "XAuthToken",
@@ -82,6 +87,8 @@ export interface ResponseContract {
  */
 export interface RouteContract<P extends string = string> {
   method: HttpMethod;
+  /** The same operation under other verbs (documented as `x-also-methods`). */
+  alsoMethods?: readonly ExtraMethod[];
   /** OpenAPI style: /x/{id}. */
   path: P;
   operationId: string;

@@ -125,5 +125,5 @@ export function serve<const C extends RouteContract>(router: Router, contract: C
     const input = await parse(req);
     await handler(input, req, res as ContractResponse<C>, next);
   };
-  router[contract.method](expressPath(contract.path), tag, ...middleware, run);
+  for (const method of [contract.method, ...(contract.alsoMethods ?? [])]) router[method](expressPath(contract.path), tag, ...middleware, run);
 }

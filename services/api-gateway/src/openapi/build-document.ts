@@ -169,6 +169,7 @@ class DocumentBuilder {
       ...(body ? { requestBody: body } : {}),
       responses: Object.fromEntries(Object.entries(route.responses).map(([status, doc]) => [status, this.response(doc, what)])),
       ...(route.developmentOnly ? { "x-development-only": true } : {}),
+      ...(route.alsoMethods?.length ? { "x-also-methods": route.alsoMethods.map((m) => m.toUpperCase()) } : {}),
     };
   }
 }
