@@ -1,5 +1,11 @@
 import { Registry } from "prom-client";
-import { answerMetrics, cachedRead, counter, gauge, histogram, initServiceMetrics, queueMetrics, recoveryMetrics, scrapedGauge } from "../src";
+// From the modules themselves: the package's index also loads the worker boot (Prisma, BullMQ).
+import { cachedRead } from "../src/metrics/cached-read";
+import { answerMetrics } from "../src/metrics/metrics-endpoint";
+import { queueMetrics } from "../src/metrics/queue-metrics";
+import { recoveryMetrics } from "../src/metrics/recovery-metrics";
+import { counter, gauge, histogram, initServiceMetrics } from "../src/metrics/registry";
+import { scrapedGauge } from "../src/metrics/scraped-gauge";
 import { parsePrometheus, valueOf } from "../../../test/support/prometheus";
 
 const samplesOf = async (registry: Registry) => parsePrometheus(await registry.metrics());
