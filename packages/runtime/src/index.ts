@@ -1,5 +1,8 @@
 export { runService } from "./run-service";
 export type { ServiceContext, RunningService } from "./run-service";
+export { runWorkerService, startWorkerService } from "./worker-service";
+export type { WorkerBoot, WorkerParts, WorkerService, WorkerServiceOptions, Stoppable } from "./worker-service";
+export { openDatabase } from "./database";
 export { startHealthServer, startWorkerHealth, runChecks } from "./health-server";
 export type { ReadinessChecks, HealthServerOptions } from "./health-server";
 export { metricsRegistry, initServiceMetrics, counter, gauge, histogram } from "./metrics/registry";
