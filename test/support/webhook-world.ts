@@ -7,8 +7,8 @@ import {
   dropDatabase,
   encryptSecret,
   ensureDatabase,
-  insertEvent,
-  insertEvents,
+  emitEvent,
+  emitEvents,
   type Db,
   type OutboxEvent,
   type WebhookAttempt,
@@ -136,11 +136,11 @@ export async function createWorld(name: string, opts: WorldOptions = {}): Promis
       return { id: sub.id, secret };
     },
     emit(customerId, event = {}) {
-      return db.$transaction((tx) => insertEvent(tx, { ...defaultEvent(customerId, 1), ...event }));
+      return db.$transaction((tx) => emitEvent(tx, { ...defaultEvent(customerId, 1), ...event }));
     },
     emitMany(customerId, count) {
       return db.$transaction((tx) =>
-        insertEvents(
+        emitEvents(
           tx,
           Array.from({ length: count }, (_, i) => defaultEvent(customerId, i + 1)),
         ),
