@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from "express";
 import { z } from "zod";
-import { run, type Db } from "@esign/db";
+import { run, runOne, type Db } from "@esign/db";
 import { AppError } from "@esign/errors";
 import { requestRedelivery } from "@esign/webhooks";
 import type { GatewayContext } from "../context";
@@ -11,7 +11,7 @@ import { ZDeliveriesQuery, ZResourceId } from "./subscription-schemas";
 import type { webhookRoutes } from "./webhook-contracts";
 import { serve } from "../http/serve-route";
 import { parseOr400 } from "./parse-request";
-import { attemptPageSql } from "./deliveries.sql";
+import { attemptPageSql, deliveryOfEventSql } from "./deliveries.sql";
 
 // Read through typed SQL for createdAt at full microsecond precision (the cursor); rows are re-checked here.
 const ZAttemptRow = z.object({
@@ -67,10 +67,7 @@ export function deliveriesRouter(ctx: GatewayContext, auth: RequestHandler, rout
     const eventId = ZResourceId.safeParse(req.params.eventId);
     const notDelivered = () => new AppError("not_found", "This subscription has no delivery of that event");
     if (!eventId.success) throw notDelivered();
-    const delivery = await ctx.db.webhookDelivery.findUnique({
-      where: { eventId_subscriptionId: { eventId: eventId.data, subscriptionId: sub.id } },
-      select: { id: true },
-    });
+    const delivery = await runOne(ctx.db, deliveryOfEventSql, { subscriptionId: sub.id, eventId: eventId.data });
     if (!delivery) throw notDelivered();
     requireActive(sub, "requesting a redelivery");
     if (!(await requestRedelivery(ctx.db, ctx.producer, sub.id, eventId.data))) throw notDelivered();
