@@ -12,10 +12,11 @@ export const OUTBOX_CHANNEL = "esign_outbox";
 
 /**
  * An event as the outbox stores it: the event catalog's (packages/schema, event-catalog.ts), so its
- * type is one of the catalog's and its topic and payload are the ones that type has. Built with the
- * catalog's `caseFileEvent` / `signerEvent` / `testEvent`, never by hand.
+ * type is one of the catalog's and its topic and payload are the ones that type has (a union by
+ * event type: a case file event cannot carry a signer's payload). Built with the catalog's
+ * `caseFileEvent` / `signerEvent` / `testEvent`, never by hand.
  */
-export type OutboxEvent = NewEvent<EventType>;
+export type OutboxEvent = { [T in EventType]: NewEvent<T> }[EventType];
 
 /**
  * The transaction that makes a state change: a Prisma interactive transaction, or the pg client of
