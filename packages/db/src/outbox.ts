@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql, type RawBuilder } from "kysely";
-import type { Prisma } from "./generated/client";
+import type { PoolClient } from "pg";
+import type { EventType, NewEvent } from "@esign/schema";
 import type { Tx } from "./create-prisma";
 import { qb } from "./typed-sql/builder";
 import { anyRowIn, unnestRowsInOrder } from "./typed-sql/expressions";
@@ -9,31 +10,37 @@ import { runCompiled } from "./typed-sql/run";
 /** The channel the outbox relay LISTENs on; PostgreSQL delivers the notification at commit. */
 export const OUTBOX_CHANNEL = "esign_outbox";
 
-export interface OutboxEvent {
-  customerId: number;
-  topic: "casefile" | "signer" | "subscription";
-  eventType: string;
-  payload: Prisma.InputJsonValue;
-  /** Only for events aimed at one subscription (the test event). */
-  targetSubscriptionId?: string;
-}
+/**
+ * An event as the outbox stores it: the event catalog's (packages/schema, event-catalog.ts), so its
+ * type is one of the catalog's and its topic and payload are the ones that type has (a union by
+ * event type: a case file event cannot carry a signer's payload). Built with the catalog's
+ * `caseFileEvent` / `signerEvent` / `testEvent`, never by hand.
+ */
+export type OutboxEvent = { [T in EventType]: NewEvent<T> }[EventType];
 
 /**
- * Writes an event into the outbox. Call it with the transaction that makes the state change, so the
- * event exists if and only if the change committed; the relay publishes it afterwards. The NOTIFY
- * only wakes the relay early: a missed one costs latency, never the event.
+ * The transaction that makes a state change: a Prisma interactive transaction, or the pg client of
+ * `withSqlTransaction`. Never a pool: each statement would commit on its own.
  */
-export async function insertEvent(tx: Tx, event: OutboxEvent): Promise<string> {
-  const [id] = await insertEvents(tx, [event]);
+export type EventTransaction = Tx | PoolClient;
+
+/**
+ * The one way an event enters the outbox. Call it with the transaction that makes the state change,
+ * so the event exists if and only if the change committed; the relay publishes it afterwards. The
+ * NOTIFY only wakes the relay early: a missed one costs latency, never the event. Answers its id.
+ */
+export async function emitEvent(tx: EventTransaction, event: OutboxEvent): Promise<string> {
+  const [id] = await emitEvents(tx, [event]);
   return id!;
 }
 
 /**
- * Writes several events of one transaction in one statement, with one NOTIFY (PostgreSQL folds
+ * emitEvent for several events of one transaction: one statement, one NOTIFY (PostgreSQL folds
  * identical notifications of a transaction into one anyway). Their seq follows the array's order.
- * Through Prisma this was a create plus a raw NOTIFY per event (~2-4 ms of CPU each).
+ * Through Prisma this was a create plus a raw NOTIFY per event (~2-4 ms of CPU each). Statements that
+ * write their events inside a larger statement of data-modifying CTEs use `eventInsert` instead.
  */
-export async function insertEvents(tx: Tx, events: readonly OutboxEvent[]): Promise<string[]> {
+export async function emitEvents(tx: EventTransaction, events: readonly OutboxEvent[]): Promise<string[]> {
   if (events.length === 0) return [];
   const insert = eventInsert(events);
   const statement = qb.with("inserted", () => insert.query).selectNoFrom(notifyOutboxIfAny("inserted").as("notified"));
@@ -62,7 +69,7 @@ export interface SerializedEvent {
   id: string;
   customerId: number;
   topic: OutboxEvent["topic"];
-  eventType: string;
+  eventType: EventType;
   payloadJson: string;
   targetSubscriptionId: string | null;
 }

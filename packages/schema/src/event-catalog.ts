@@ -31,7 +31,7 @@ export const EVENT_CATALOG = {
 
 export type EventPayload<T extends EventType> = z.infer<(typeof EVENT_CATALOG)[T]["payload"]>;
 
-/** An event as the outbox stores it (packages/db's OutboxEvent has the same shape). */
+/** An event as the outbox stores it (packages/db's OutboxEvent is this type: emitEvent takes nothing else). */
 export interface NewEvent<T extends EventType = EventType> {
   customerId: number;
   topic: (typeof EVENT_CATALOG)[T]["topic"];

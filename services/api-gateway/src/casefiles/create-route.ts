@@ -15,7 +15,7 @@ import { serve } from "../contract/serve";
 import { caseFileRoutes } from "./casefile-contracts";
 import type { CreateAnswer } from "./casefile-schemas";
 import { enqueueCreationJob } from "./enqueue-creation-job";
-import { insertCreationJobSql } from "./creation-job.sql";
+import { creationJobByKeySql, insertCreationJobSql } from "./creation-job.sql";
 
 interface JobRef {
   id: string;
@@ -128,9 +128,7 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
         const hash = payloadHash(data, files);
 
         if (key !== undefined) {
-          const previous = await ctx.db.creationJob.findUnique({
-            where: { customerId_idempotencyKey: { customerId: principal.customerId, idempotencyKey: key } },
-          });
+          const previous = await creationJobByKey(ctx, principal.customerId, key);
           if (previous) return res.status(200).json(replay(previous, hash));
         }
 
@@ -161,9 +159,8 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
         } catch (err) {
           // Two requests with the same key raced: the loser answers like a replay.
           if (key !== undefined && isUniqueViolation(err)) {
-            const winner = await ctx.db.creationJob.findUniqueOrThrow({
-              where: { customerId_idempotencyKey: { customerId: principal.customerId, idempotencyKey: key } },
-            });
+            const winner = await creationJobByKey(ctx, principal.customerId, key);
+            if (!winner) throw err;
             return res.status(200).json(replay(winner, hash));
           }
           throw err;
@@ -209,6 +206,11 @@ async function insertCreationJob(ctx: GatewayContext, job: NewCreationJob): Prom
   });
   if (!row) throw new Error("creation job insert returned no row");
   return row;
+}
+
+/** The job sent earlier under this Idempotency-Key, if any (on the pool, like the insert). */
+function creationJobByKey(ctx: GatewayContext, customerId: number, idempotencyKey: string): Promise<JobRef | undefined> {
+  return runOne(sqlPool(ctx.db), creationJobByKeySql, { customerId, idempotencyKey });
 }
 
 /** PostgreSQL's unique_violation on the (customerId, idempotencyKey) index. */

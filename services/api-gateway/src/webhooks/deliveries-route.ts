@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from "express";
 import { z } from "zod";
-import { run, type Db } from "@esign/db";
+import { run, runOne, type Db } from "@esign/db";
 import { AppError } from "@esign/errors";
 import { requestRedelivery } from "@esign/webhooks";
 import type { GatewayContext } from "../context";
@@ -9,7 +9,7 @@ import { encodeCursor, type AttemptPosition } from "./delivery-cursor";
 import { ownedSubscription, requireActive } from "./owned-subscription";
 import type { webhookRoutes } from "./webhook-contracts";
 import { serve } from "../contract/serve";
-import { attemptPageSql } from "./deliveries.sql";
+import { attemptPageSql, deliveryOfEventSql } from "./deliveries.sql";
 
 // Read through typed SQL for createdAt at full microsecond precision (the cursor); rows are re-checked here.
 const ZAttemptRow = z.object({
@@ -61,10 +61,7 @@ export function deliveriesRouter(ctx: GatewayContext, auth: RequestHandler, rout
   serve(router, routes.redeliverEvent, auth, async ({ params: { id, eventId } }, _req, res) => {
     const sub = await ownedSubscription(ctx.db, principalOf(res).customerId, id);
     const notDelivered = () => new AppError("not_found", "This subscription has no delivery of that event");
-    const delivery = await ctx.db.webhookDelivery.findUnique({
-      where: { eventId_subscriptionId: { eventId, subscriptionId: sub.id } },
-      select: { id: true },
-    });
+    const delivery = await runOne(ctx.db, deliveryOfEventSql, { subscriptionId: sub.id, eventId });
     if (!delivery) throw notDelivered();
     requireActive(sub, "requesting a redelivery");
     if (!(await requestRedelivery(ctx.db, ctx.producer, sub.id, eventId))) throw notDelivered();

@@ -26,7 +26,11 @@ export interface CaseFileRows {
 
 /**
  * Locks the creation job row and draws the ids the case file and its signers will have, in one
- * round trip (see lockAndAllocate).
+ * round trip (see lockAndAllocate); answers the job's status as locked.
+ *
+ * Locks: the CreationJob row (FOR UPDATE) until the transaction ends: a second run of the same job
+ * (a stalled worker's) waits, then finds it completed and makes nothing. Drawing from the sequences
+ * locks nothing (an id drawn by a rolled-back run is skipped, never reused).
  */
 export const lockAndAllocateSql = defineStatement(
   "lock-creation-job-and-allocate-ids",
@@ -73,6 +77,8 @@ const SAMPLE: CaseFileRows = {
 /**
  * The case file with its documents, cc recipients, signers and signing links, the creation job
  * marked completed with its result, and the events: one statement of data-modifying CTEs.
+ *
+ * Locks: the new rows only, and the creation job's row, already locked by lockAndAllocateSql.
  */
 export const persistCaseFileSql = defineStatement(
   "persist-case-file",

@@ -16,6 +16,10 @@ import { notificationValues, SAMPLE_NOTIFICATION } from "./notification-records.
 /**
  * The signer with everything its message needs (case file, customer name, documents as JSON), and
  * whether a message with this dedupeKey exists already.
+ *
+ * Locks: nothing: the caller holds the dedupeKey's advisory lock (a copy of the job waits for it,
+ * and this statement's snapshot then sees the copy's Notification row). No row lock: a signer
+ * signing while their reminder goes out must not wait for an SMTP conversation.
  */
 export const loadSignerForMessageSql = defineStatement(
   "load-signer-for-message",
@@ -66,7 +70,11 @@ export const loadSignerForMessageSql = defineStatement(
   { reuse: "shape" },
 );
 
-/** When the signer's last request or reminder went out. */
+/**
+ * When the signer's last request or reminder went out.
+ *
+ * Locks: nothing (the dedupeKey's advisory lock orders copies of the job).
+ */
 export const lastSentAtSql = defineStatement(
   "signer-last-message-sent-at",
   { signerId: 1 },
@@ -82,7 +90,11 @@ export const lastSentAtSql = defineStatement(
   { reuse: "shape" },
 );
 
-/** Whether the signer's signing request went out. */
+/**
+ * Whether the signer's signing request went out.
+ *
+ * Locks: nothing (the dedupeKey's advisory lock orders copies of the job).
+ */
 export const requestWasSentSql = defineStatement(
   "signer-request-was-sent",
   { signerId: 1 },
@@ -128,6 +140,11 @@ const SAMPLE_OUTCOME: MessageOutcomeRows = {
  * count, a pending signer made undeliverable, and the event (for an undeliverable signer, only if it
  * really changed: one who signed meanwhile stays signed) with its NOTIFY. Answers the signer's
  * remindersSent after the count.
+ *
+ * Locks: the Signer row when it counts a reminder or marks the signer undeliverable (the UPDATE's),
+ * until the transaction commits right after: the last statement, so the lock is held for moments,
+ * never across the mail. A signer's action holding that row meanwhile makes this wait for it; the
+ * undeliverable change then sees a signed signer and leaves it (no event either).
  */
 export const writeMessageOutcomeSql = defineStatement(
   "write-message-outcome",
