@@ -5,7 +5,18 @@ export type { Db, Tx, SqlPool, SqlClient } from "./create-prisma";
 export { applyMigrations, listMigrations } from "./migrate";
 export { ensureDatabase, dropDatabase, withDatabase } from "./database-admin";
 export { encryptSecret, decryptSecret, sha256Hex, trackingId, parseTrackingId } from "./secrets";
-export { emitEvent, emitEvents, eventInsert, serializeEvents, serializedEventInsert, listenToOutbox, notifyOutboxIfAny, OUTBOX_CHANNEL } from "./outbox";
+export {
+  emitEvent,
+  emitEvents,
+  eventInsert,
+  recordLog,
+  serializeEvents,
+  serializedEventInsert,
+  serializedLogInsert,
+  listenToOutbox,
+  notifyOutboxIfAny,
+  OUTBOX_CHANNEL,
+} from "./outbox";
 export { qb } from "./typed-sql/builder";
 export type { QueryBuilder, DB } from "./typed-sql/builder";
 export type { Expression, ExpressionBuilder, Insertable, Selectable, SqlBool } from "kysely";

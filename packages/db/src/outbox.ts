@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql, type RawBuilder } from "kysely";
 import type { PoolClient } from "pg";
-import type { EventType, NewEvent } from "@esign/schema";
+import { eventLogRow, logRow, type EventType, type LogRow, type NewEvent, type NewLogEntry } from "@esign/schema";
 import type { Tx } from "./create-prisma";
 import { qb } from "./typed-sql/builder";
 import { anyRowIn, unnestRowsInOrder } from "./typed-sql/expressions";
@@ -42,10 +42,22 @@ export async function emitEvent(tx: EventTransaction, event: OutboxEvent): Promi
  */
 export async function emitEvents(tx: EventTransaction, events: readonly OutboxEvent[]): Promise<string[]> {
   if (events.length === 0) return [];
-  const insert = eventInsert(events);
-  const statement = qb.with("inserted", () => insert.query).selectNoFrom(notifyOutboxIfAny("inserted").as("notified"));
+  const rows = serializeEvents(events);
+  const statement = qb
+    .with("inserted", () => serializedEventInsert(rows))
+    .with("logged", () => serializedLogInsert(rows))
+    .selectNoFrom(notifyOutboxIfAny("inserted").as("notified"));
   await runCompiled(tx, statement.compile());
-  return insert.ids;
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Writes entries of the event log that are no webhook event (a case file sent, a signer edited, a
+ * request resent), in the transaction of the change. Webhook events are log entries already.
+ */
+export async function recordLog(tx: EventTransaction, entries: readonly NewLogEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  await runCompiled(tx, logInsert(entries.map(logRow)).compile());
 }
 
 /**
@@ -58,7 +70,7 @@ export async function emitEvents(tx: EventTransaction, events: readonly OutboxEv
  */
 export function eventInsert(events: readonly OutboxEvent[], onlyIfAnyIn?: string) {
   const rows = serializeEvents(events);
-  return { query: serializedEventInsert(rows, onlyIfAnyIn), ids: rows.map((r) => r.id) };
+  return { query: serializedEventInsert(rows, onlyIfAnyIn), log: serializedLogInsert(rows, onlyIfAnyIn), ids: rows.map((r) => r.id) };
 }
 
 /**
@@ -72,6 +84,8 @@ export interface SerializedEvent {
   eventType: EventType;
   payloadJson: string;
   targetSubscriptionId: string | null;
+  /** The event log entry the event also is (null for the test event). */
+  log: LogRow | null;
 }
 
 export function serializeEvents(events: readonly OutboxEvent[]): SerializedEvent[] {
@@ -82,7 +96,57 @@ export function serializeEvents(events: readonly OutboxEvent[]): SerializedEvent
     eventType: e.eventType,
     payloadJson: JSON.stringify(e.payload),
     targetSubscriptionId: e.targetSubscriptionId ?? null,
+    log: eventLogRow(e),
   }));
+}
+
+/**
+ * The event log entries of serialized events, for the same statement as their outbox rows (a CTE
+ * beside serializedEventInsert's, with the same `onlyIfAnyIn`): the log cannot miss an event.
+ */
+export function serializedLogInsert(events: readonly SerializedEvent[], onlyIfAnyIn?: string) {
+  return logInsert(
+    events.flatMap((e) => (e.log ? [e.log] : [])),
+    onlyIfAnyIn,
+  );
+}
+
+/** INSERT of log rows from one parameter per column (one statement text for any number of rows). */
+function logInsert(entries: readonly LogRow[], onlyIfAnyIn?: string) {
+  const rows = unnestRowsInOrder("l", {
+    customerId: { values: entries.map((e) => e.customerId), type: "int" },
+    caseFileId: { values: entries.map((e) => e.caseFileId), type: "int" },
+    signerId: { values: entries.map((e) => e.signerId), type: "int" },
+    code: { values: entries.map((e) => e.code), type: "int" },
+    event: { values: entries.map((e) => e.event), type: "text" },
+    actor: { values: entries.map((e) => e.actor), type: "text" },
+    userId: { values: entries.map((e) => e.userId), type: "int" },
+    ip: { values: entries.map((e) => e.ip), type: "text" },
+    userAgent: { values: entries.map((e) => e.userAgent), type: "text" },
+    detail: { values: entries.map((e) => e.detailJson), type: "jsonb" },
+  });
+  return qb
+    .insertInto("LogEntry")
+    .columns(["customerId", "caseFileId", "signerId", "code", "event", "actor", "userId", "ip", "userAgent", "detail", "occurredAt"])
+    .expression(
+      qb
+        .selectFrom(rows)
+        .select((eb) => [
+          "l.customerId",
+          "l.caseFileId",
+          "l.signerId",
+          "l.code",
+          "l.event",
+          "l.actor",
+          "l.userId",
+          "l.ip",
+          "l.userAgent",
+          "l.detail",
+          eb.fn<Date>("clock_timestamp").as("occurredAt"),
+        ])
+        .$if(onlyIfAnyIn !== undefined, (q) => q.where(anyRowIn(onlyIfAnyIn!)))
+        .orderBy("l.ordinal"),
+    );
 }
 
 /** eventInsert of events already serialized (serializeEvents). */

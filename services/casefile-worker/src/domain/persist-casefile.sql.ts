@@ -1,3 +1,4 @@
+import type { LogRow } from "@esign/schema";
 import {
   defineStatement,
   nextId,
@@ -6,6 +7,7 @@ import {
   one,
   qb,
   serializedEventInsert,
+  serializedLogInsert,
   withCtes,
   type DB,
   type Insertable,
@@ -44,6 +46,19 @@ export const lockAndAllocateSql = defineStatement(
   { reuse: "shape" },
 );
 
+const SAMPLE_LOG: LogRow = {
+  customerId: 1,
+  caseFileId: 1,
+  signerId: 1,
+  code: 8,
+  event: "requestActivated",
+  actor: "system",
+  userId: null,
+  ip: null,
+  userAgent: null,
+  detailJson: null,
+};
+
 const SAMPLE: CaseFileRows = {
   caseFile: {
     id: 1,
@@ -70,6 +85,7 @@ const SAMPLE: CaseFileRows = {
       eventType: "sign.signer.requestActivated",
       payloadJson: "{}",
       targetSubscriptionId: null,
+      log: SAMPLE_LOG,
     },
   ],
 };
@@ -98,6 +114,7 @@ export const persistCaseFileSql = defineStatement(
           .where("id", "=", r.job.id),
       ],
       r.events.length > 0 && ["events", serializedEventInsert(r.events)],
+      r.events.length > 0 && ["event_log", serializedLogInsert(r.events)],
     ]).selectNoFrom(r.events.length > 0 ? notifyOutboxIfAny("events").as("notified") : one.as("done")),
   // The text depends only on how many rows of each kind there are: compiled once per such shape.
   { reuse: "shape" },

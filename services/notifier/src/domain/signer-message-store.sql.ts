@@ -4,13 +4,14 @@ import {
   notifyOutboxIfAny,
   qb,
   serializedEventInsert,
+  serializedLogInsert,
   valueFrom,
   withCtes,
   type DB,
   type Insertable,
   type SerializedEvent,
 } from "@esign/db";
-import { SIGNER_STATUS } from "@esign/schema";
+import { type LogRow, SIGNER_STATUS } from "@esign/schema";
 import { notificationValues, SAMPLE_NOTIFICATION } from "./notification-records.sql";
 
 /**
@@ -120,6 +121,19 @@ export interface MessageOutcomeRows {
   event?: SerializedEvent;
 }
 
+const SAMPLE_LOG: LogRow = {
+  customerId: 1,
+  caseFileId: 1,
+  signerId: 1,
+  code: 8,
+  event: "requestActivated",
+  actor: "system",
+  userId: null,
+  ip: null,
+  userAgent: null,
+  detailJson: null,
+};
+
 const SAMPLE_OUTCOME: MessageOutcomeRows = {
   signerId: 1,
   notification: notificationValues(SAMPLE_NOTIFICATION),
@@ -132,6 +146,7 @@ const SAMPLE_OUTCOME: MessageOutcomeRows = {
     eventType: "sign.signer.undeliverable",
     payloadJson: "{}",
     targetSubscriptionId: null,
+    log: SAMPLE_LOG,
   },
 };
 
@@ -170,6 +185,7 @@ export const writeMessageOutcomeSql = defineStatement(
           .returning("id"),
       ],
       w.event && ["events", serializedEventInsert([w.event], w.markUndeliverable ? "changed" : undefined)],
+      w.event && ["event_log", serializedLogInsert([w.event], w.markUndeliverable ? "changed" : undefined)],
     ]).selectNoFrom((eb) => [
       w.countReminder ? valueFrom<number>("counted", "remindersSent").as("remindersSent") : eb.lit(null).as("remindersSent"),
       ...(w.event ? [notifyOutboxIfAny("events").as("notified")] : []),
