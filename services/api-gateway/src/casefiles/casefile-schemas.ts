@@ -72,7 +72,20 @@ const ZPenneoSignerStatus = z
   .nullable()
   .describe(`Signer status (Penneo's Postman collection): ${describeCodes(PENNEO_SIGNER_STATUS)}; null before the request goes out, or once deleted`);
 
+/**
+ * Penneo's entity JSON names each embedded entity's class: sdk-php turns an embedded array into an
+ * entity only when it carries `sdkClassName` (research: docs/penneo-compatibility.md, "Answers").
+ */
+const sdkClass = <const N extends string>(name: N) => z.literal(name).describe("The entity's class, as Penneo's SDKs read embedded entities");
+
+/**
+ * A date of an entity: unix seconds, LEFT OUT when unset (sdk-net reads a JSON null date as 1970 and
+ * PUTs it back as 0).
+ */
+const entityTime = (what: string) => unixTime().optional().describe(`${what}: unix seconds; absent when unset`);
+
 export const ZSigningRequest = z.object({
+  sdkClassName: sdkClass("SigningRequest"),
   id: z.int().describe("The signer's id"),
   status: ZSigningRequestStatus,
   email: z.string().nullable(),
@@ -83,10 +96,10 @@ export const ZSigningRequest = z.object({
   successUrl: z.string().nullable(),
   failUrl: z.string().nullable(),
   rejectReason: z.string().nullable(),
-  activated: unixTime().nullable(),
-  opened: unixTime().nullable(),
-  signed: unixTime().nullable(),
-  rejected: unixTime().nullable(),
+  activated: entityTime("When the request went out"),
+  opened: entityTime("When the signer opened the signing page"),
+  signed: entityTime("When the signer signed"),
+  rejected: entityTime("When the signer rejected"),
 });
 
 export const ZSigningRequestList = component("SigningRequestList", z.array(ZSigningRequest).describe("One signing request per signer"));
@@ -94,6 +107,7 @@ export const ZSigningRequestList = component("SigningRequestList", z.array(ZSign
 export const ZSigner = component(
   "Signer",
   z.object({
+    sdkClassName: sdkClass("Signer"),
     id: z.int(),
     name: z.string(),
     role: z.string(),
@@ -101,6 +115,7 @@ export const ZSigner = component(
     signOrder: z.int(),
     language: z.string().nullable(),
     channel: z.string(),
+    storeAsContact: z.boolean(),
     status: ZPenneoSignerStatus,
     signingRequest: ZSigningRequest,
   }),
@@ -111,6 +126,7 @@ export const ZSignerList = component("SignerList", z.array(ZSigner));
 export const ZDocument = component(
   "Document",
   z.object({
+    sdkClassName: sdkClass("Document"),
     id: z.int(),
     documentId: z.string(),
     title: z.string(),
@@ -121,17 +137,23 @@ export const ZDocument = component(
     metaData: z.string().nullable(),
     pageCount: z.int().nullable().describe("Pages of the upload (checked when it was uploaded)"),
     status: z.int().nullable().describe("Penneo's DocumentStatus: 0 new, 1 pending, 2 rejected, 3 deleted, 4 signed, 5 completed, 7 failed"),
-    created: unixTime().nullable(),
-    modified: unixTime().nullable(),
-    completed: unixTime().nullable(),
+    created: entityTime("When the case file was created"),
+    modified: entityTime("When the case file last changed"),
+    completed: entityTime("When the case file was completed"),
   }),
 );
 
 export const ZDocumentList = component("DocumentList", z.array(ZDocument));
 
+export const ZCopyRecipient = component(
+  "CopyRecipient",
+  z.object({ sdkClassName: sdkClass("CopyRecipient"), id: z.int(), name: z.string(), email: z.string() }),
+);
+
 export const ZCaseFile = component(
   "CaseFile",
   z.object({
+    sdkClassName: sdkClass("CaseFile"),
     id: z.int(),
     title: z.string(),
     status: ZCaseFileStatus,
@@ -146,14 +168,16 @@ export const ZCaseFile = component(
     signOnMeeting: z.boolean(),
     userId: z.int(),
     customerId: z.int(),
-    sendAt: unixTime().nullable(),
-    expireAt: unixTime().nullable(),
-    created: unixTime().nullable(),
-    activated: unixTime().nullable().describe("When it was sent"),
-    completed: unixTime().nullable(),
+    signIteration: z.int().describe("Penneo's signing round counter (sdk-net reads it as a non-nullable int): the lowest signOrder still to sign"),
+    sendAt: entityTime("When it is (or was) to be sent"),
+    expireAt: entityTime("When it expires"),
+    created: entityTime("When it was created"),
+    activated: entityTime("When it was sent"),
+    completed: entityTime("When it was completed"),
     signers: z.array(ZSigner),
     documents: z.array(ZDocument),
-    ccRecipients: z.array(z.object({ id: z.int(), name: z.string(), email: z.string() })),
+    copyRecipients: z.array(ZCopyRecipient).describe("Who gets a copy when it completes (what Penneo's SDKs read)"),
+    ccRecipients: z.array(z.object({ id: z.int(), name: z.string(), email: z.string() })).describe("The same, as the create payload names them"),
     createdAt: isoTime(),
     updatedAt: isoTime(),
   }),
@@ -169,3 +193,4 @@ export type SignerView = z.input<typeof ZSigner>;
 export type DocumentView = z.input<typeof ZDocument>;
 export type SigningRequestView = z.input<typeof ZSigningRequest>;
 export type CreateAnswer = z.input<typeof ZCreateAnswer>;
+export type CopyRecipientView = z.input<typeof ZCopyRecipient>;

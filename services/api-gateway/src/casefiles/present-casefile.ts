@@ -1,9 +1,17 @@
 import type { CaseFile, CcRecipient, Document, Signer } from "@esign/db";
 import { CASEFILE_STATUS, SIGNER_STATUS } from "@esign/schema";
 import type { FullCaseFile } from "./owned-casefile";
-import { type CaseFileView, type DocumentView, PENNEO_SIGNER_STATUS, type SignerView, type SigningRequestView } from "./casefile-schemas";
+import {
+  type CaseFileView,
+  type CopyRecipientView,
+  type DocumentView,
+  PENNEO_SIGNER_STATUS,
+  type SignerView,
+  type SigningRequestView,
+} from "./casefile-schemas";
 
-const unix = (d: Date | null): number | null => (d ? Math.floor(d.getTime() / 1000) : null);
+/** Unix seconds; undefined (left out of the JSON) when unset: sdk-net reads a null date as 1970. */
+const unix = (d: Date | null): number | undefined => (d ? Math.floor(d.getTime() / 1000) : undefined);
 
 // The status columns are plain integers that only the constants of @esign/schema ever write.
 const caseFileStatus = (n: number) => n as CaseFileView["status"];
@@ -38,6 +46,7 @@ const DOCUMENT_STATUS: Partial<Record<number, number>> = {
 /** The signer's request, as sdk-php and sdk-net read it (`SigningRequest`): the state in SigningRequestStatus. */
 export function presentSigningRequest(s: Signer): SigningRequestView {
   return {
+    sdkClassName: "SigningRequest",
     id: s.id,
     status: signingRequestStatus(s.status),
     email: s.email,
@@ -57,6 +66,7 @@ export function presentSigningRequest(s: Signer): SigningRequestView {
 
 export function presentSigner(s: Signer): SignerView {
   return {
+    sdkClassName: "Signer",
     id: s.id,
     name: s.name,
     role: s.role,
@@ -64,6 +74,7 @@ export function presentSigner(s: Signer): SignerView {
     signOrder: s.signOrder,
     language: s.language,
     channel: s.channel,
+    storeAsContact: s.storeAsContact,
     status: penneoSignerStatus(s),
     signingRequest: presentSigningRequest(s),
   };
@@ -71,6 +82,7 @@ export function presentSigner(s: Signer): SignerView {
 
 export function presentDocument(d: Document, caseFile: Pick<CaseFile, "status" | "createdAt" | "updatedAt" | "completedAt">): DocumentView {
   return {
+    sdkClassName: "Document",
     id: d.id,
     documentId: String(d.id),
     title: d.title,
@@ -88,6 +100,13 @@ export function presentDocument(d: Document, caseFile: Pick<CaseFile, "status" |
 }
 
 const presentCcRecipient = (c: CcRecipient) => ({ id: c.id, name: c.name, email: c.email });
+export const presentCopyRecipient = (c: CcRecipient): CopyRecipientView => ({ sdkClassName: "CopyRecipient", id: c.id, name: c.name, email: c.email });
+
+/** Penneo's signIteration: the signOrder of the round that is signing (0 before any went out). */
+function signIteration(cf: FullCaseFile): number {
+  const waiting = cf.signers.filter((s) => s.status === SIGNER_STATUS.pending || s.status === SIGNER_STATUS.undeliverable).map((s) => s.signOrder);
+  return waiting.length > 0 ? Math.min(...waiting) : 0;
+}
 
 /**
  * The one shape of a case file, at our `/send/api/v1/casefiles/{id}` and at Penneo's
@@ -97,6 +116,7 @@ const presentCcRecipient = (c: CcRecipient) => ({ id: c.id, name: c.name, email:
  */
 export function presentCaseFile(cf: FullCaseFile): CaseFileView {
   return {
+    sdkClassName: "CaseFile",
     id: cf.id,
     title: cf.title,
     status: caseFileStatus(cf.status),
@@ -111,6 +131,7 @@ export function presentCaseFile(cf: FullCaseFile): CaseFileView {
     signOnMeeting: cf.signOnMeeting,
     userId: cf.userId,
     customerId: cf.customerId,
+    signIteration: signIteration(cf),
     sendAt: unix(cf.sendAt),
     expireAt: unix(cf.expireAt),
     created: unix(cf.createdAt),
@@ -118,6 +139,7 @@ export function presentCaseFile(cf: FullCaseFile): CaseFileView {
     completed: unix(cf.completedAt),
     signers: cf.signers.map(presentSigner),
     documents: cf.documents.map((d) => presentDocument(d, cf)),
+    copyRecipients: cf.ccRecipients.map(presentCopyRecipient),
     ccRecipients: cf.ccRecipients.map(presentCcRecipient),
     createdAt: cf.createdAt.toISOString(),
     updatedAt: cf.updatedAt.toISOString(),
