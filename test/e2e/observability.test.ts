@@ -336,13 +336,13 @@ describe("queue dashboard", () => {
   });
 });
 
-describe("logs", () => {
-  const jsonLines = (svc: ServiceProcess) =>
-    svc.logs
-      .split("\n")
-      .filter((l) => l.startsWith("{"))
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+const jsonLines = (svc: ServiceProcess) =>
+  svc.logs
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
+describe("logs", () => {
   it("correlate a create request with its job, and every worker line of the job carries jobId, queue and jobName", async () => {
     const files = [
       { name: "contract.pdf", content: await makePdf("Logged contract") },
@@ -393,6 +393,21 @@ describe("logs", () => {
     for (const svc of [...system.services, ...extra]) {
       for (const secret of [...secrets, ...linkTokens]) expect(svc.logs).not.toContain(secret);
       expect(svc.logs).not.toMatch(/eyJ[A-Za-z0-9_-]+\.eyJ/);
+    }
+  });
+});
+
+// Last in the file: it stops the system's workers.
+describe("shutdown", () => {
+  it("each worker on SIGTERM closes its parts in order without an error and exits 0", async () => {
+    const workers = system.services.filter((s) => s.name !== "api-gateway");
+    expect(workers.map((s) => s.name).sort()).toEqual(["casefile-worker", "notifier", "webhook-dispatcher"]);
+    expect(await Promise.all(workers.map((s) => s.stop()))).toEqual([0, 0, 0]);
+    for (const svc of workers) {
+      const lines = jsonLines(svc);
+      const closing = lines.slice(lines.findIndex((l) => l.message === "shutting down"));
+      expect([svc.name, closing[0]?.message, closing.at(-1)?.message]).toEqual([svc.name, "shutting down", "stopped"]);
+      expect(closing.filter((l) => l.level === "error")).toEqual([]);
     }
   });
 });

@@ -3,14 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { z } from "zod";
-import { CHROMIUM, hasChromium, keepScreenshot, launchChromium, pixelStats, watchProblems } from "../support/browser";
+import { describeInBrowser, keepScreenshot, launchChromium, pixelStats, watchProblems } from "../support/browser";
 import { startService, type ServiceProcess } from "../support/services";
 
 const CREATE = "/send/api/v1/casefiles/20251022/create";
-
-if (!hasChromium) {
-  process.stderr.write(`openapi-docs-page: SKIPPING the browser test: ${CHROMIUM} is missing (apt-get install chromium); CI must install it.\n`);
-}
 
 let gateway: ServiceProcess;
 
@@ -58,7 +54,7 @@ describe("GET /docs over HTTP", () => {
   });
 });
 
-(hasChromium ? describe : describe.skip)(`the docs page in Chromium${hasChromium ? "" : ` (SKIPPED: ${CHROMIUM} is missing)`}`, () => {
+describeInBrowser("the docs page in Chromium", () => {
   let browser: Browser;
 
   beforeAll(async () => {

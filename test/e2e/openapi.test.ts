@@ -4,20 +4,13 @@ import type { z } from "zod";
 import { toOpenApi30 } from "../../services/api-gateway/src/openapi/json-schema";
 import { listRoutes } from "../../services/api-gateway/src/openapi/list-routes";
 import { compareRoutes } from "../../services/api-gateway/src/openapi/route-coverage";
-import {
-  ZCaseFile,
-  ZCreateAnswer,
-  ZDeliveryPage,
-  ZErrorBody,
-  ZEventIdAnswer,
-  ZHealth,
-  ZJob,
-  ZReadiness,
-  ZSigningView,
-  ZSubscription,
-  ZSubscriptionList,
-  ZTokenAnswer,
-} from "../../services/api-gateway/src/openapi/response-schemas";
+import { ZTokenAnswer } from "../../services/api-gateway/src/auth/token-schemas";
+import { ZCaseFile, ZCreateAnswer } from "../../services/api-gateway/src/casefiles/casefile-schemas";
+import { ZErrorBody } from "../../services/api-gateway/src/contract/common-schemas";
+import { ZJob } from "../../services/api-gateway/src/jobs/job-status-schemas";
+import { ZSigningView } from "../../services/api-gateway/src/signing/signing-schemas";
+import { ZHealth, ZReadiness } from "../../services/api-gateway/src/system/system-contracts";
+import { ZDeliveryPage, ZEventIdAnswer, ZSubscription, ZSubscriptionList } from "../../services/api-gateway/src/webhooks/subscription-schemas";
 import { closeTestDb, getJson, getToken, newCustomer, pollOnce, postCreate, waitForJob } from "../support/api";
 import { startInProcessGateway } from "../support/in-process-gateway";
 import { makePdf } from "../support/pdf";

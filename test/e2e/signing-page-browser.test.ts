@@ -4,17 +4,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createCustomer } from "@esign/accounts";
 import { TEST_ENCRYPTION_KEY, getToken } from "../support/api";
-import {
-  CHROMIUM,
-  hasChromium,
-  keepScreenshot,
-  launchChromium,
-  pixelStats,
-  runAxe,
-  seriousViolations,
-  watchProblems,
-  type AxeResults,
-} from "../support/browser";
+import { describeInBrowser, keepScreenshot, launchChromium, pixelStats, runAxe, seriousViolations, watchProblems, type AxeResults } from "../support/browser";
 import { makeLetterPdf } from "../support/pdf";
 import { createCase } from "../support/signing-api";
 import { startSmtpSink, type SinkMessage, type SmtpSink } from "../support/smtp-sink";
@@ -27,7 +17,6 @@ import { createWorld, type World } from "../support/webhook-world";
  * 375 px phone (Danish) and with a mouse on a desktop (Swedish), a keyboard-only signer (Norwegian),
  * the confirmation, and axe-core over every state of the page.
  */
-if (!hasChromium) process.stderr.write(`signing-page-browser: SKIPPING: ${CHROMIUM} is missing (apt-get install chromium); CI must install it.\n`);
 
 let system: System;
 let world: World;
@@ -41,7 +30,7 @@ let shots: string;
 const PHONE = { viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
 
-(hasChromium ? describe : describe.skip)("the signing page in Chromium", () => {
+describeInBrowser("the signing page in Chromium", () => {
   beforeAll(async () => {
     smtp = await startSmtpSink();
     world = await createWorld("browser");

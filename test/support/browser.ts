@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { accessSync, constants, existsSync, readFileSync } from "node:fs";
 import { copyFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -7,10 +7,12 @@ import { REPO_ROOT } from "./services";
 
 /*
  * Debian's Chromium driven by playwright-core: the pages are tested in a real browser, headless,
- * with nothing fetched from the internet. CI must install it (apt-get install chromium); without it
- * the browser suites say they are skipped.
+ * with nothing fetched from the internet. A browser suite declares itself with `describeInBrowser`,
+ * which never lets CI pass without running it: with CI set and no Chromium the suite fails, and
+ * elsewhere it is skipped with a loud notice. `.ci/run` sets CI=1 and installs Chromium.
  */
 export const CHROMIUM = "/usr/bin/chromium";
+const INSTALL_HINT = "Install Debian's chromium (apt-get install chromium); .ci/run installs it when absent.";
 const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
@@ -22,10 +24,64 @@ const CHROMIUM_ARGS = [
   "--disable-sync",
 ];
 
-export const hasChromium = existsSync(CHROMIUM);
+/** Whether Debian's Chromium is installed here (an executable at CHROMIUM). */
+export function hasChromium(executable = CHROMIUM): boolean {
+  try {
+    accessSync(executable, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+/** A CI run: the CI variable set to anything but "", "0" or "false" (CI=1, CI=true). */
+export function isCi(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env.CI?.trim().toLowerCase();
+  return value !== undefined && !["", "0", "false"].includes(value);
+}
+
+export type BrowserSuitePlan = { run: true } | { run: false; notice: string };
+
+/**
+ * Whether a browser suite runs. With Chromium installed it runs; without it a CI run fails (this
+ * throws, so the suite fails to load and the run counts it as failed), and any other run skips it
+ * with the notice to print.
+ */
+export function browserSuitePlan(
+  suite: string,
+  { ci, installed, executable = CHROMIUM }: { ci: boolean; installed: boolean; executable?: string },
+): BrowserSuitePlan {
+  if (installed) return { run: true };
+  if (ci) throw new Error(`${suite}: ${executable} is missing and CI is set, so this browser suite fails instead of skipping. ${INSTALL_HINT}`);
+  const line = "!".repeat(100);
+  return {
+    run: false,
+    notice: `\n${line}\n!!! ${suite}: SKIPPING the browser tests: ${executable} is missing. ${INSTALL_HINT}\n!!! With CI set this suite fails instead.\n${line}\n\n`,
+  };
+}
+
+/**
+ * `describe` for a suite that drives Chromium, the way every browser suite declares itself (see
+ * browserSuitePlan). `env` and `executable` are for its own test.
+ */
+export function describeInBrowser(
+  name: string,
+  suite: () => void,
+  { env = process.env, executable = CHROMIUM }: { env?: NodeJS.ProcessEnv; executable?: string } = {},
+): void {
+  const plan = browserSuitePlan(name, { ci: isCi(env), installed: hasChromium(executable), executable });
+  if (plan.run) return describe(name, suite);
+  process.stderr.write(plan.notice);
+  describe.skip(`${name} (SKIPPED: ${executable} is missing)`, suite);
+}
+
+/** Starts Chromium headless; one that is installed but cannot start fails with the reason and what to install. */
+export async function launchChromium(): Promise<Browser> {
+  try {
+    return await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  } catch (err) {
+    throw new Error(`Chromium (${CHROMIUM}) could not start: ${(err as Error).message}\n${INSTALL_HINT}`);
+  }
 }
 
 /** Console errors and warnings, uncaught exceptions and CSP refusals of a page, as they happen. */

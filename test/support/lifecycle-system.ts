@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { insertEvent, type Event } from "@esign/db";
+import { emitEvent, type Event } from "@esign/db";
+import { signerEvent } from "@esign/schema";
 import { Producer, createRedis } from "@esign/queue";
 import { PDFArray, type PDFDocument, PDFRawStream, decodePDFRawStream } from "pdf-lib";
 import { getToken, newCustomer, postCreate, testDb, waitForJob, type UploadFile } from "./api";
@@ -53,12 +54,7 @@ export async function recordSignature(signerId: number, method = "text"): Promis
     await tx.$queryRaw`SELECT id FROM "CaseFile" WHERE id = ${caseFileId} FOR UPDATE`;
     const cf = await tx.caseFile.findUniqueOrThrow({ where: { id: caseFileId } });
     await tx.signer.update({ where: { id: signerId }, data: { status: 4, signedAt: new Date(), signatureMethod: method, signatureValue: name } });
-    const eventId = await insertEvent(tx, {
-      customerId: cf.customerId,
-      topic: "signer",
-      eventType: "sign.signer.signed",
-      payload: { id: signerId, caseFile: { id: caseFileId, status: cf.status } },
-    });
+    const eventId = await emitEvent(tx, signerEvent(cf, cf.status, signerId, "sign.signer.signed"));
     return { eventId, caseFileId };
   });
 }

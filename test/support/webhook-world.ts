@@ -7,13 +7,14 @@ import {
   dropDatabase,
   encryptSecret,
   ensureDatabase,
-  insertEvent,
-  insertEvents,
+  emitEvent,
+  emitEvents,
   type Db,
   type OutboxEvent,
   type WebhookAttempt,
 } from "@esign/db";
 import { Producer, type Job } from "@esign/queue";
+import { caseFileEvent, type CaseFileEventType } from "@esign/schema";
 import { TEST_ENCRYPTION_KEY } from "./api";
 import { startService, type ServiceProcess } from "./services";
 
@@ -45,7 +46,7 @@ export interface World {
   customer(): Promise<CustomerCredentials>;
   subscribe(customer: CustomerCredentials, endpoint: string, eventTypes?: string[]): Promise<{ id: string; secret: string }>;
   /** Writes an event the way services do: inside a transaction, through the outbox. */
-  emit(customerId: number, event?: Partial<Omit<OutboxEvent, "customerId">>): Promise<string>;
+  emit(customerId: number, event?: { eventType?: CaseFileEventType; payload?: { id: number; status: number } }): Promise<string>;
   /** Writes `count` events in one transaction (one commit, one NOTIFY); ids in outbox order. */
   emitMany(customerId: number, count: number): Promise<string[]>;
   /** The events/dispatch job that carried the event (its data names it), if any is kept. */
@@ -55,12 +56,7 @@ export interface World {
 }
 
 /** The event the helpers emit unless told otherwise: payload id `n`, status 7 (expired). */
-const defaultEvent = (customerId: number, n: number): OutboxEvent => ({
-  customerId,
-  topic: "casefile",
-  eventType: DEFAULT_EVENT_TYPE,
-  payload: { id: n, status: 7 },
-});
+const defaultEvent = (customerId: number, n: number): OutboxEvent => caseFileEvent({ id: n, customerId }, 7, DEFAULT_EVENT_TYPE);
 
 export interface WorldOptions {
   /** Another Redis than the run's (a test's own redis-server). */
@@ -136,11 +132,12 @@ export async function createWorld(name: string, opts: WorldOptions = {}): Promis
       return { id: sub.id, secret };
     },
     emit(customerId, event = {}) {
-      return db.$transaction((tx) => insertEvent(tx, { ...defaultEvent(customerId, 1), ...event }));
+      const { id, status } = event.payload ?? { id: 1, status: 7 };
+      return db.$transaction((tx) => emitEvent(tx, caseFileEvent({ id, customerId }, status, event.eventType ?? DEFAULT_EVENT_TYPE)));
     },
     emitMany(customerId, count) {
       return db.$transaction((tx) =>
-        insertEvents(
+        emitEvents(
           tx,
           Array.from({ length: count }, (_, i) => defaultEvent(customerId, i + 1)),
         ),

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { runOne, sha256Hex, type Db } from "@esign/db";
+import { run, runOne, sha256Hex, sqlPool, type Db } from "@esign/db";
 import type { AuthenticatedClient } from "./authenticate-client";
-import { lockRefreshTokenSql } from "./refresh-tokens.sql";
+import { apiClientOfTokenSql, insertRefreshTokenSql, lockRefreshTokenSql, markRefreshTokenUsedSql, revokeRefreshFamilySql } from "./refresh-tokens.sql";
 
 export interface IssuedRefreshToken {
   token: string;
@@ -17,8 +17,8 @@ export type RefreshOutcome = { ok: true; client: AuthenticatedClient; familyId: 
 export async function issueRefreshToken(db: Db, clientId: string, ttlSeconds: number, familyId: string = randomUUID()): Promise<IssuedRefreshToken> {
   const token = `rt_${randomBytes(32).toString("base64url")}`;
   const expiresAt = new Date(Date.now() + ttlSeconds * 1000);
-  const client = await db.apiClient.findUniqueOrThrow({ where: { clientId }, select: { id: true } });
-  await db.refreshToken.create({ data: { id: randomUUID(), familyId, apiClientId: client.id, tokenHash: sha256Hex(token), expiresAt } });
+  const row = await runOne(sqlPool(db), insertRefreshTokenSql, { id: randomUUID(), familyId, clientId, tokenHash: sha256Hex(token), expiresAt });
+  if (!row) throw new Error(`no API client ${clientId} to issue a refresh token to`);
   return { token, expiresAt };
 }
 
@@ -31,15 +31,17 @@ export async function redeemRefreshToken(db: Db, clientId: string, token: string
   return db.$transaction(async (tx) => {
     const row = await runOne(tx, lockRefreshTokenSql, { tokenHash: sha256Hex(token) });
     if (!row) return { ok: false, reason: "unknown" } as const;
-    const client = await tx.apiClient.findUniqueOrThrow({ where: { id: row.apiClientId } });
+    const client = await runOne(tx, apiClientOfTokenSql, { apiClientId: row.apiClientId });
+    // The foreign key cascades: a token's client exists while the token does.
+    if (!client) return { ok: false, reason: "unknown" } as const;
     if (client.clientId !== clientId) return { ok: false, reason: "wrong_client" } as const;
     if (row.revokedAt || client.revokedAt) return { ok: false, reason: "revoked" } as const;
     if (row.usedAt) {
-      await tx.refreshToken.updateMany({ where: { familyId: row.familyId, revokedAt: null }, data: { revokedAt: new Date() } });
+      await run(tx, revokeRefreshFamilySql, { familyId: row.familyId, at: new Date() });
       return { ok: false, reason: "reused" } as const;
     }
     if (row.expiresAt.getTime() <= Date.now()) return { ok: false, reason: "expired" } as const;
-    await tx.refreshToken.update({ where: { id: row.id }, data: { usedAt: new Date() } });
+    await run(tx, markRefreshTokenUsedSql, { id: row.id, at: new Date() });
     return { ok: true, client: { clientId: client.clientId, userId: client.userId, customerId: client.customerId }, familyId: row.familyId } as const;
   });
 }

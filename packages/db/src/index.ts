@@ -5,7 +5,18 @@ export type { Db, Tx, SqlPool, SqlClient } from "./create-prisma";
 export { applyMigrations, listMigrations } from "./migrate";
 export { ensureDatabase, dropDatabase, withDatabase } from "./database-admin";
 export { encryptSecret, decryptSecret, sha256Hex, trackingId, parseTrackingId } from "./secrets";
-export { insertEvent, insertEvents, eventInsert, serializeEvents, serializedEventInsert, listenToOutbox, notifyOutboxIfAny, OUTBOX_CHANNEL } from "./outbox";
+export {
+  emitEvent,
+  emitEvents,
+  eventInsert,
+  recordLog,
+  serializeEvents,
+  serializedEventInsert,
+  serializedLogInsert,
+  listenToOutbox,
+  notifyOutboxIfAny,
+  OUTBOX_CHANNEL,
+} from "./outbox";
 export { qb } from "./typed-sql/builder";
 export type { QueryBuilder, DB } from "./typed-sql/builder";
 export type { Expression, ExpressionBuilder, Insertable, Selectable, SqlBool } from "kysely";
@@ -35,7 +46,7 @@ export { advisoryXactLock, ping } from "./typed-sql/locks.sql";
 export { withCtes } from "./typed-sql/with-ctes";
 export { lockCaseFileRow, lockSignerRow } from "./typed-sql/row-locks.sql";
 export type { CteQuery } from "./typed-sql/with-ctes";
-export type { OutboxEvent, SerializedEvent } from "./outbox";
+export type { EventTransaction, OutboxEvent, SerializedEvent } from "./outbox";
 export { Prisma } from "./generated/client";
 export type {
   Customer,

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql, type RawBuilder } from "kysely";
-import type { Prisma } from "./generated/client";
+import type { PoolClient } from "pg";
+import { eventLogRow, logRow, type EventType, type LogRow, type NewEvent, type NewLogEntry } from "@esign/schema";
 import type { Tx } from "./create-prisma";
 import { qb } from "./typed-sql/builder";
 import { anyRowIn, unnestRowsInOrder } from "./typed-sql/expressions";
@@ -9,36 +10,54 @@ import { runCompiled } from "./typed-sql/run";
 /** The channel the outbox relay LISTENs on; PostgreSQL delivers the notification at commit. */
 export const OUTBOX_CHANNEL = "esign_outbox";
 
-export interface OutboxEvent {
-  customerId: number;
-  topic: "casefile" | "signer" | "subscription";
-  eventType: string;
-  payload: Prisma.InputJsonValue;
-  /** Only for events aimed at one subscription (the test event). */
-  targetSubscriptionId?: string;
-}
+/**
+ * An event as the outbox stores it: the event catalog's (packages/schema, event-catalog.ts), so its
+ * type is one of the catalog's and its topic and payload are the ones that type has (a union by
+ * event type: a case file event cannot carry a signer's payload). Built with the catalog's
+ * `caseFileEvent` / `signerEvent` / `testEvent`, never by hand.
+ */
+export type OutboxEvent = { [T in EventType]: NewEvent<T> }[EventType];
 
 /**
- * Writes an event into the outbox. Call it with the transaction that makes the state change, so the
- * event exists if and only if the change committed; the relay publishes it afterwards. The NOTIFY
- * only wakes the relay early: a missed one costs latency, never the event.
+ * The transaction that makes a state change: a Prisma interactive transaction, or the pg client of
+ * `withSqlTransaction`. Never a pool: each statement would commit on its own.
  */
-export async function insertEvent(tx: Tx, event: OutboxEvent): Promise<string> {
-  const [id] = await insertEvents(tx, [event]);
+export type EventTransaction = Tx | PoolClient;
+
+/**
+ * The one way an event enters the outbox. Call it with the transaction that makes the state change,
+ * so the event exists if and only if the change committed; the relay publishes it afterwards. The
+ * NOTIFY only wakes the relay early: a missed one costs latency, never the event. Answers its id.
+ */
+export async function emitEvent(tx: EventTransaction, event: OutboxEvent): Promise<string> {
+  const [id] = await emitEvents(tx, [event]);
   return id!;
 }
 
 /**
- * Writes several events of one transaction in one statement, with one NOTIFY (PostgreSQL folds
+ * emitEvent for several events of one transaction: one statement, one NOTIFY (PostgreSQL folds
  * identical notifications of a transaction into one anyway). Their seq follows the array's order.
- * Through Prisma this was a create plus a raw NOTIFY per event (~2-4 ms of CPU each).
+ * Through Prisma this was a create plus a raw NOTIFY per event (~2-4 ms of CPU each). Statements that
+ * write their events inside a larger statement of data-modifying CTEs use `eventInsert` instead.
  */
-export async function insertEvents(tx: Tx, events: readonly OutboxEvent[]): Promise<string[]> {
+export async function emitEvents(tx: EventTransaction, events: readonly OutboxEvent[]): Promise<string[]> {
   if (events.length === 0) return [];
-  const insert = eventInsert(events);
-  const statement = qb.with("inserted", () => insert.query).selectNoFrom(notifyOutboxIfAny("inserted").as("notified"));
+  const rows = serializeEvents(events);
+  const statement = qb
+    .with("inserted", () => serializedEventInsert(rows))
+    .with("logged", () => serializedLogInsert(rows))
+    .selectNoFrom(notifyOutboxIfAny("inserted").as("notified"));
   await runCompiled(tx, statement.compile());
-  return insert.ids;
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Writes entries of the event log that are no webhook event (a case file sent, a signer edited, a
+ * request resent), in the transaction of the change. Webhook events are log entries already.
+ */
+export async function recordLog(tx: EventTransaction, entries: readonly NewLogEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  await runCompiled(tx, logInsert(entries.map(logRow)).compile());
 }
 
 /**
@@ -51,7 +70,7 @@ export async function insertEvents(tx: Tx, events: readonly OutboxEvent[]): Prom
  */
 export function eventInsert(events: readonly OutboxEvent[], onlyIfAnyIn?: string) {
   const rows = serializeEvents(events);
-  return { query: serializedEventInsert(rows, onlyIfAnyIn), ids: rows.map((r) => r.id) };
+  return { query: serializedEventInsert(rows, onlyIfAnyIn), log: serializedLogInsert(rows, onlyIfAnyIn), ids: rows.map((r) => r.id) };
 }
 
 /**
@@ -62,9 +81,11 @@ export interface SerializedEvent {
   id: string;
   customerId: number;
   topic: OutboxEvent["topic"];
-  eventType: string;
+  eventType: EventType;
   payloadJson: string;
   targetSubscriptionId: string | null;
+  /** The event log entry the event also is (null for the test event). */
+  log: LogRow | null;
 }
 
 export function serializeEvents(events: readonly OutboxEvent[]): SerializedEvent[] {
@@ -75,7 +96,57 @@ export function serializeEvents(events: readonly OutboxEvent[]): SerializedEvent
     eventType: e.eventType,
     payloadJson: JSON.stringify(e.payload),
     targetSubscriptionId: e.targetSubscriptionId ?? null,
+    log: eventLogRow(e),
   }));
+}
+
+/**
+ * The event log entries of serialized events, for the same statement as their outbox rows (a CTE
+ * beside serializedEventInsert's, with the same `onlyIfAnyIn`): the log cannot miss an event.
+ */
+export function serializedLogInsert(events: readonly SerializedEvent[], onlyIfAnyIn?: string) {
+  return logInsert(
+    events.flatMap((e) => (e.log ? [e.log] : [])),
+    onlyIfAnyIn,
+  );
+}
+
+/** INSERT of log rows from one parameter per column (one statement text for any number of rows). */
+function logInsert(entries: readonly LogRow[], onlyIfAnyIn?: string) {
+  const rows = unnestRowsInOrder("l", {
+    customerId: { values: entries.map((e) => e.customerId), type: "int" },
+    caseFileId: { values: entries.map((e) => e.caseFileId), type: "int" },
+    signerId: { values: entries.map((e) => e.signerId), type: "int" },
+    code: { values: entries.map((e) => e.code), type: "int" },
+    event: { values: entries.map((e) => e.event), type: "text" },
+    actor: { values: entries.map((e) => e.actor), type: "text" },
+    userId: { values: entries.map((e) => e.userId), type: "int" },
+    ip: { values: entries.map((e) => e.ip), type: "text" },
+    userAgent: { values: entries.map((e) => e.userAgent), type: "text" },
+    detail: { values: entries.map((e) => e.detailJson), type: "jsonb" },
+  });
+  return qb
+    .insertInto("LogEntry")
+    .columns(["customerId", "caseFileId", "signerId", "code", "event", "actor", "userId", "ip", "userAgent", "detail", "occurredAt"])
+    .expression(
+      qb
+        .selectFrom(rows)
+        .select((eb) => [
+          "l.customerId",
+          "l.caseFileId",
+          "l.signerId",
+          "l.code",
+          "l.event",
+          "l.actor",
+          "l.userId",
+          "l.ip",
+          "l.userAgent",
+          "l.detail",
+          eb.fn<Date>("clock_timestamp").as("occurredAt"),
+        ])
+        .$if(onlyIfAnyIn !== undefined, (q) => q.where(anyRowIn(onlyIfAnyIn!)))
+        .orderBy("l.ordinal"),
+    );
 }
 
 /** eventInsert of events already serialized (serializeEvents). */

@@ -1,7 +1,11 @@
 import { defineStatement, literalInt, qb } from "@esign/db";
 import { subscriptionMatchesEvent } from "@esign/webhooks";
 
-/** Whether any event awaits relaying (one index lookup, no transaction, no row lock). */
+/**
+ * Whether any event awaits relaying (one index lookup, no transaction).
+ *
+ * Locks: nothing.
+ */
 export const hasUnrelayedEventsSql = defineStatement(
   "outbox-has-unrelayed-events",
   {},
@@ -13,6 +17,10 @@ export const hasUnrelayedEventsSql = defineStatement(
  * Claims the oldest unrelayed events and marks them relayed (FOR UPDATE SKIP LOCKED, so replicas
  * take disjoint batches), answering each with whether any subscription matches it now. Without
  * parameters (the batch size is a literal): it rides with BEGIN in one round trip.
+ *
+ * Locks: the claimed Event rows (FOR UPDATE SKIP LOCKED, then the UPDATE's) until the drain's
+ * transaction commits, after its jobs are in Redis: another relay skips them rather than wait, and
+ * a failed enqueue rolls the claim back, leaving them unrelayed for the next drain.
  */
 export const claimOutboxBatchSql = defineStatement(
   "outbox-claim-batch",

@@ -26,7 +26,7 @@ const LISTEN_HEARTBEAT_MS = 30_000;
 const FAILURE_LOG_EVERY = 30;
 
 /**
- * Publishes outbox events to the events queue. PostgreSQL's NOTIFY (sent by insertEvent at commit)
+ * Publishes outbox events to the events queue. PostgreSQL's NOTIFY (sent by emitEvent at commit)
  * wakes it at once; a timer drains every pollIntervalMs as well, so a missed notification, a broken
  * listener or a failed drain costs latency, never an event. Several replicas may run: claims skip
  * rows locked by another replica.

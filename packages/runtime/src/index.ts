@@ -1,6 +1,9 @@
 export { runService } from "./run-service";
 export { beginDrain, closeGracefully, drainAware, isDraining, onDrain } from "./drain";
 export type { ServiceContext, RunningService } from "./run-service";
+export { runWorkerService, startWorkerService } from "./worker-service";
+export type { WorkerBoot, WorkerParts, WorkerService, WorkerServiceOptions, Stoppable } from "./worker-service";
+export { openDatabase } from "./database";
 export { startHealthServer, startWorkerHealth, runChecks } from "./health-server";
 export type { ReadinessChecks, HealthServerOptions } from "./health-server";
 export { metricsRegistry, initServiceMetrics, counter, gauge, histogram } from "./metrics/registry";
@@ -12,6 +15,6 @@ export { queueMetrics, QUEUE_METRIC_NAMES } from "./metrics/queue-metrics";
 export type { QueueMetrics, QueueMetricsOptions, JobRunSample, QueueCounts } from "./metrics/queue-metrics";
 export { recoveryMetrics, RECOVERY_METRIC_NAMES } from "./metrics/recovery-metrics";
 export type { RecoveryMetricsRecorder, RecoveryMetricSample } from "./metrics/recovery-metrics";
-export { answerMetrics } from "./metrics/metrics-endpoint";
+export { answerMetrics, metricsTokenMatches } from "./metrics/metrics-endpoint";
 export type { MetricsEndpointOptions, MetricsAnswer } from "./metrics/metrics-endpoint";
 export { typedSqlMetrics, TYPED_SQL_METRIC_NAMES } from "./metrics/typed-sql-metrics";

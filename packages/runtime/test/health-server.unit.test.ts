@@ -1,7 +1,9 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Registry } from "prom-client";
-import { counter, startHealthServer } from "../src";
+// From the modules themselves: the package's index also loads the worker boot (Prisma, BullMQ).
+import { startHealthServer } from "../src/health-server";
+import { counter } from "../src/metrics/registry";
 import { parsePrometheus, valueOf } from "../../../test/support/prometheus";
 
 describe("the workers' health server", () => {

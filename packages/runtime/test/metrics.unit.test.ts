@@ -1,5 +1,11 @@
 import { Registry } from "prom-client";
-import { answerMetrics, cachedRead, counter, gauge, histogram, initServiceMetrics, queueMetrics, scrapedGauge } from "../src";
+// From the modules themselves: the package's index also loads the worker boot (Prisma, BullMQ).
+import { cachedRead } from "../src/metrics/cached-read";
+import { answerMetrics } from "../src/metrics/metrics-endpoint";
+import { queueMetrics } from "../src/metrics/queue-metrics";
+import { recoveryMetrics } from "../src/metrics/recovery-metrics";
+import { counter, gauge, histogram, initServiceMetrics } from "../src/metrics/registry";
+import { scrapedGauge } from "../src/metrics/scraped-gauge";
 import { parsePrometheus, valueOf } from "../../../test/support/prometheus";
 
 const samplesOf = async (registry: Registry) => parsePrometheus(await registry.metrics());
@@ -130,6 +136,25 @@ describe("queueMetrics", () => {
     untrackA();
     s = await samplesOf(registry);
     expect(s.filter((x) => x.name === "esign_queue_depth")).toHaveLength(0);
+  });
+});
+
+describe("recoveryMetrics", () => {
+  it("keeps every recovery in the histogram, the last one in the gauge, the items caught up and the backlog waiting", async () => {
+    const registry = new Registry();
+    const metrics = recoveryMetrics(registry);
+    expect(recoveryMetrics(registry)).toBe(metrics);
+    metrics.backlogSize("create_enqueues", 3);
+    metrics.recovered({ dependency: "redis", backlog: "create_enqueues", seconds: 0.4, requeued: 3 });
+    metrics.recovered({ dependency: "redis", backlog: "create_enqueues", seconds: 1.5, requeued: 2 });
+    metrics.backlogSize("create_enqueues", 0);
+    const samples = await samplesOf(registry);
+    const labels = { dependency: "redis", backlog: "create_enqueues" };
+    expect(valueOf(samples, "esign_recovery_seconds_count", labels)).toBe(2);
+    expect(valueOf(samples, "esign_recovery_seconds_sum", labels)).toBeCloseTo(1.9);
+    expect(valueOf(samples, "esign_recovery_last_seconds", labels)).toBe(1.5);
+    expect(valueOf(samples, "esign_recovery_requeued_total", labels)).toBe(5);
+    expect(valueOf(samples, "esign_recovery_backlog", { backlog: "create_enqueues" })).toBe(0);
   });
 });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { LogAudit } from "./audit";
 import { CASEFILE_EVENT_TYPES, SIGNER_EVENT_TYPES, TEST_EVENT_TYPE, ZCaseFilePayload, ZSignerPayload, type EventTopic, type EventType } from "./events";
 
 /*
@@ -31,7 +32,7 @@ export const EVENT_CATALOG = {
 
 export type EventPayload<T extends EventType> = z.infer<(typeof EVENT_CATALOG)[T]["payload"]>;
 
-/** An event as the outbox stores it (packages/db's OutboxEvent has the same shape). */
+/** An event as the outbox stores it (packages/db's OutboxEvent is this type: emitEvent takes nothing else). */
 export interface NewEvent<T extends EventType = EventType> {
   customerId: number;
   topic: (typeof EVENT_CATALOG)[T]["topic"];
@@ -39,6 +40,8 @@ export interface NewEvent<T extends EventType = EventType> {
   payload: EventPayload<T>;
   /** Only for the test event aimed at one subscription. */
   targetSubscriptionId?: string;
+  /** Who and from where, for the event log entry the event also is (never in the webhook payload). */
+  audit?: LogAudit;
 }
 
 interface CaseFileRef {
@@ -47,17 +50,24 @@ interface CaseFileRef {
 }
 
 /** `{id, status}`: the spec's default case file payload, with the status after the change. */
-export function caseFileEvent<T extends CaseFileEventType>(caseFile: CaseFileRef, status: number, eventType: T): NewEvent<T> {
-  return { customerId: caseFile.customerId, topic: "casefile", eventType, payload: { id: caseFile.id, status } } as NewEvent<T>;
+export function caseFileEvent<T extends CaseFileEventType>(caseFile: CaseFileRef, status: number, eventType: T, audit?: LogAudit): NewEvent<T> {
+  return { customerId: caseFile.customerId, topic: "casefile", eventType, payload: { id: caseFile.id, status }, ...(audit ? { audit } : {}) } as NewEvent<T>;
 }
 
 /** `{id, caseFile: {id, status}}`: the spec's default signer payload, with the case file's status after the change. */
-export function signerEvent<T extends SignerEventType>(caseFile: CaseFileRef, caseFileStatus: number, signerId: number, eventType: T): NewEvent<T> {
+export function signerEvent<T extends SignerEventType>(
+  caseFile: CaseFileRef,
+  caseFileStatus: number,
+  signerId: number,
+  eventType: T,
+  audit?: LogAudit,
+): NewEvent<T> {
   return {
     customerId: caseFile.customerId,
     topic: "signer",
     eventType,
     payload: { id: signerId, caseFile: { id: caseFile.id, status: caseFileStatus } },
+    ...(audit ? { audit } : {}),
   } as NewEvent<T>;
 }
 

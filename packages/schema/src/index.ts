@@ -7,3 +7,5 @@ export * from "./signing-rules";
 export * from "./event-routes";
 export * from "./storable-text";
 export * from "./event-catalog";
+export * from "./log-catalog";
+export * from "./audit";

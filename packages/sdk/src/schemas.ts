@@ -79,8 +79,8 @@ export const ZSigningRequest = z.object({
   status: z.number(),
   email: z.string().nullable(),
   rejectReason: z.string().nullable(),
-  /** Unix seconds. */
-  signed: z.number().nullable(),
+  /** Unix seconds; absent until signed. */
+  signed: z.number().optional(),
 });
 
 export const ZSigner = z.object({
@@ -110,10 +110,10 @@ export const ZCaseFile = z.object({
   language: z.string().nullable(),
   reference: z.string().nullable(),
   metaData: z.string().nullable(),
-  /** Unix seconds. */
-  sendAt: z.number().nullable(),
-  /** Unix seconds. */
-  expireAt: z.number().nullable(),
+  /** Unix seconds; absent when not set (Penneo's entity JSON leaves unset dates out). */
+  sendAt: z.number().optional(),
+  /** Unix seconds; absent when not set. */
+  expireAt: z.number().optional(),
   signers: z.array(ZSigner),
   documents: z.array(ZDocument),
   ccRecipients: z.array(z.object({ id: z.number().optional(), name: z.string(), email: z.string() })),

@@ -1,4 +1,4 @@
-import { insertEvent, type Db } from "@esign/db";
+import { emitEvent, type Db } from "@esign/db";
 import { testEvent } from "@esign/schema";
 import { SubscriptionNotFoundError } from "./errors";
 
@@ -15,7 +15,7 @@ export async function createTestEvent(db: Db, customerId: number, subscriptionId
   return db.$transaction(async (tx) => {
     const found = await tx.webhookSubscription.count({ where: { id: subscriptionId, customerId, deletedAt: null } });
     if (found === 0) throw new SubscriptionNotFoundError(subscriptionId);
-    return insertEvent(tx, testEvent(customerId, testEventPayload(subscriptionId), subscriptionId));
+    return emitEvent(tx, testEvent(customerId, testEventPayload(subscriptionId), subscriptionId));
   });
 }
 
@@ -25,5 +25,5 @@ export async function createTestEvent(db: Db, customerId: number, subscriptionId
  * subscription of the customer whose eventTypes include `webhook.subscription.test`.
  */
 export async function createAccountTestEvent(db: Db, customerId: number): Promise<string> {
-  return db.$transaction((tx) => insertEvent(tx, testEvent(customerId, testEventPayload())));
+  return db.$transaction((tx) => emitEvent(tx, testEvent(customerId, testEventPayload())));
 }

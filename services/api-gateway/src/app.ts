@@ -10,7 +10,7 @@ import { createCaseFileRouter } from "./casefiles/create-route";
 import { caseFileReadRouter } from "./casefiles/read-route";
 import { penneoApiRouter } from "./casefiles/penneo-routes";
 import { jobStatusRouter } from "./jobs/job-status-route";
-import { healthRouter } from "./http/health-route";
+import { healthRouter } from "./system/health-route";
 import { webhookSubscriptionRouter } from "./webhooks/subscription-router";
 import { signerDeleteRouter } from "./casefiles/signer-delete-route";
 import { signingRouter } from "./signing/signing-router";
@@ -19,11 +19,11 @@ import { IdentityProviderSimulator } from "./identity/idp-simulator";
 import { identityProviderSimulatorRouter } from "./identity/idp-simulator-route";
 import { openApiRouter } from "./openapi/openapi-router";
 import { docsRouter } from "./docs/docs-router";
-import { httpMetrics, metricsRouter } from "./http/metrics";
+import { httpMetrics } from "./http/metrics";
+import { metricsRouter } from "./system/metrics-route";
 import { queueDashboard } from "./admin/queue-dashboard";
 import { verificationRouter } from "./verification/verification-router";
-import { answerContract } from "./http/answer-contract";
-import { gatewayRoutes } from "./openapi/gateway-routes";
+import { answerCheck } from "./contract/answer-check";
 
 /** TRUST_PROXY as Express takes it: a hop count, true/false, or addresses and names (`loopback`). */
 function trustProxy(setting: string | undefined): boolean | number | string {
@@ -40,9 +40,9 @@ export function buildApp(ctx: GatewayContext): Express {
   app.use(requestContext(ctx.logger));
   const identityProvider = createIdentityProvider(ctx.config);
   const routeOptions = { developmentRoutes: identityProvider instanceof IdentityProviderSimulator };
-  // Outside production every JSON answer is checked against its route's declared contract (the one
-  // /openapi.json is built from): logged in development, a 500 under NODE_ENV=test.
-  if (!ctx.config.production) app.use(answerContract(gatewayRoutes(ctx.config, routeOptions), ctx.config.NODE_ENV === "test" ? "fail" : "log", ctx.logger));
+  // Outside production every JSON answer is checked against the contract of the route that answers it
+  // (the one /openapi.json is built from): logged in development, a 500 under NODE_ENV=test.
+  if (!ctx.config.production) app.use(answerCheck(ctx.config.NODE_ENV === "test" ? "fail" : "log", ctx.logger));
   app.use(httpMetrics());
   app.use(express.json({ limit: "100kb" }));
   app.use(express.urlencoded({ extended: false, limit: "20kb" }));

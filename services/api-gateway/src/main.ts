@@ -1,15 +1,13 @@
 import http, { type Server } from "node:http";
-import { createPrisma, typedSqlStats } from "@esign/db";
 import { throttledLog } from "@esign/logger";
 import { EnqueueBacklog, Producer, createRedis } from "@esign/queue";
-import { closeGracefully, drainAware, recoveryMetrics, runService, typedSqlMetrics } from "@esign/runtime";
+import { closeGracefully, drainAware, openDatabase, recoveryMetrics, runService } from "@esign/runtime";
 import { createStorage } from "@esign/storage";
 import { PdfInspector } from "@esign/pdf-inspect";
 import { buildApp } from "./app";
 
 runService("api-gateway", async ({ config, logger }) => {
-  const db = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
-  typedSqlMetrics(typedSqlStats);
+  const db = openDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   const redis = createRedis(config, "producer");
   // Every reconnect attempt fails while Redis is away (two a second): one line per 10 s says so.
   const redisLog = throttledLog(logger, 10_000);

@@ -1,7 +1,6 @@
-import { createPrisma, ping, run, typedSqlStats } from "@esign/db";
 import { startOutboxRelay } from "@esign/outbox-relay";
-import { Producer, assertNoEviction, createRedis, startWorker, sweepOnReconnect } from "@esign/queue";
-import { queueMetrics, recoveryMetrics, runService, startWorkerHealth, typedSqlMetrics } from "@esign/runtime";
+import { startWorker, sweepOnReconnect } from "@esign/queue";
+import { recoveryMetrics, runWorkerService } from "@esign/runtime";
 import { createStorage } from "@esign/storage";
 import { startSealer } from "./domain/start-sealer";
 import type { WorkerContext } from "./context";
@@ -18,12 +17,9 @@ import { sweepPending } from "./domain/sweep-pending";
 
 const DEFAULT_HEALTH_PORT = 3001;
 
-runService("casefile-worker", async ({ config, logger }) => {
-  const db = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
-  typedSqlMetrics(typedSqlStats);
-  const connection = createRedis(config, "worker");
-  await assertNoEviction(connection);
-  const producer = new Producer(connection, config.QUEUE_PREFIX);
+// The database, Redis, producer, health server and ordered shutdown come from runWorkerService
+// (packages/runtime); here only what is this service's own.
+runWorkerService("casefile-worker", { defaultHealthPort: DEFAULT_HEALTH_PORT }, async ({ config, logger, db, redis, producer, workerOptions }) => {
   const sealer = await startSealer(config, db, logger);
   const ctx: WorkerContext = { config, logger, db, producer, storage: await createStorage(config), sealer };
 
@@ -40,15 +36,7 @@ runService("casefile-worker", async ({ config, logger }) => {
       "expire-signer": (data, job) => expireSignerJob(ctx, data, job),
       "activate-signer": (data, job) => activateSignerJob(ctx, data, job),
     },
-    {
-      connection,
-      prefix: config.QUEUE_PREFIX,
-      logger,
-      metrics: queueMetrics({ logger }),
-      concurrency: config.WORKER_CONCURRENCY,
-      lockDuration: config.QUEUE_LOCK_DURATION_MS,
-      stalledInterval: config.QUEUE_STALLED_INTERVAL_MS,
-    },
+    workerOptions,
   );
   const queue = producer.queue("casefile");
   const upsertSchedulers = async () => {
@@ -61,7 +49,7 @@ runService("casefile-worker", async ({ config, logger }) => {
   // waits for work to be 30 s overdue. The schedulers are upserted again for a Redis that lost its data.
   const recovery = recoveryMetrics();
   const reconnectSweep = sweepOnReconnect({
-    connection,
+    connection: redis,
     name: "casefile_sweep",
     logger,
     metrics: recovery,
@@ -76,24 +64,6 @@ runService("casefile-worker", async ({ config, logger }) => {
   // in OUTBOX_RELAY_SERVICES) take disjoint batches (FOR UPDATE SKIP LOCKED).
   const relay = config.OUTBOX_RELAY_SERVICES.includes("casefile-worker") ? startOutboxRelay(config, db, logger, recovery) : undefined;
 
-  const health = await startWorkerHealth(
-    config,
-    DEFAULT_HEALTH_PORT,
-    {
-      postgres: () => run(db, ping, {}),
-      redis: () => connection.ping(),
-    },
-    (check, err) => logger.warn("readiness check failed", { check, error: err.message }),
-  );
-  return {
-    async close() {
-      await reconnectSweep.stop();
-      await relay?.close();
-      await worker.close();
-      health.close();
-      await producer.close();
-      connection.disconnect();
-      await db.$disconnect();
-    },
-  };
+  // Shut down in runWorkerService's order: the sweep and the relay stop feeding, then the worker.
+  return { feeders: [reconnectSweep, relay], workers: [worker] };
 });

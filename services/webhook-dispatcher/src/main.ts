@@ -1,7 +1,6 @@
-import { createPrisma, ping, run, typedSqlStats } from "@esign/db";
 import { startOutboxRelay } from "@esign/outbox-relay";
-import { Producer, assertNoEviction, createRedis, startWorker, sweepOnReconnect } from "@esign/queue";
-import { queueMetrics, recoveryMetrics, runService, startWorkerHealth, typedSqlMetrics } from "@esign/runtime";
+import { startWorker, sweepOnReconnect } from "@esign/queue";
+import { recoveryMetrics, runWorkerService } from "@esign/runtime";
 import type { DispatcherContext } from "./context";
 import { WebhookSender } from "./domain/send-webhook";
 import { deliverWebhookJob } from "./jobs/deliver-webhook.job";
@@ -11,18 +10,16 @@ import { DEFAULT_SWEEP_OPTIONS, RECONNECT_SWEEP_OPTIONS, observeWebhookBacklog, 
 
 const DEFAULT_HEALTH_PORT = 3003;
 
-runService("webhook-dispatcher", async ({ config, logger }) => {
-  // Deliveries hold no connection while the POST is in flight, so a small pool serves many of them.
-  const db = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
-  typedSqlMetrics(typedSqlStats);
-  const connection = createRedis(config, "worker");
-  await assertNoEviction(connection);
-  // Two producers on purpose: job handlers wait through a Redis outage (their work is done and
-  // recorded, the enqueue should land once Redis is back), while the sweeper fails fast: a sweep
-  // stuck on Redis would only delay shutdown; the next one retries anyway.
-  const producer = new Producer(connection, config.QUEUE_PREFIX);
-  const failFastConnection = createRedis(config, "producer");
-  const failFastProducer = new Producer(failFastConnection, config.QUEUE_PREFIX);
+// The database (deliveries hold no connection while the POST is in flight, so the default pool serves
+// many of them), Redis, producer, health server and ordered shutdown come from runWorkerService
+// (packages/runtime); here only what is this service's own.
+runWorkerService("webhook-dispatcher", { defaultHealthPort: DEFAULT_HEALTH_PORT }, async (boot) => {
+  const { config, logger, db, producer, workerOptions } = boot;
+  // Two producers on purpose: job handlers wait through a Redis outage (`producer`: their work is
+  // done and recorded, the enqueue should land once Redis is back), while the sweeper fails fast: a
+  // sweep stuck on Redis would only delay shutdown; the next one retries anyway.
+  const failFastConnection = boot.openRedis("producer");
+  const failFastProducer = boot.openProducer(failFastConnection);
   const sender = new WebhookSender({
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
     allowedNetworks: config.WEBHOOK_ALLOWED_PRIVATE_NETWORKS,
@@ -30,14 +27,6 @@ runService("webhook-dispatcher", async ({ config, logger }) => {
   });
   const ctx: DispatcherContext = { config, logger, db, producer, sender };
 
-  const workerOptions = {
-    connection,
-    prefix: config.QUEUE_PREFIX,
-    logger,
-    metrics: queueMetrics({ logger }),
-    lockDuration: config.QUEUE_LOCK_DURATION_MS,
-    stalledInterval: config.QUEUE_STALLED_INTERVAL_MS,
-  };
   // Both mostly wait on the network (an event job makes its first attempts, each at most 200 ms + 1 s),
   // hence the higher concurrency; the sender keeps the requests in flight to WEBHOOK_CONCURRENCY.
   const eventsWorker = startWorker(
@@ -76,33 +65,12 @@ runService("webhook-dispatcher", async ({ config, logger }) => {
   });
 
   observeWebhookBacklog(db, logger);
-  const health = await startWorkerHealth(
-    config,
-    DEFAULT_HEALTH_PORT,
-    {
-      postgres: () => run(db, ping, {}),
-      redis: () => connection.ping(),
-    },
-    (check, err) => logger.warn("readiness check failed", { check, error: err.message }),
-  );
   logger.info("dispatcher ready", {
     outboxRelay: relay !== undefined,
     ladderScale: config.WEBHOOK_LADDER_SCALE,
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
     concurrency: config.WEBHOOK_CONCURRENCY,
   });
-  return {
-    async close() {
-      // Stop taking work first; in-flight attempts finish (at most ~1.2 s) and are recorded.
-      await sweepAfterReconnect.stop();
-      await Promise.all([relay?.close(), sweeper.stop()]);
-      await Promise.all([eventsWorker.close(), webhooksWorker.close()]);
-      sender.close();
-      health.close();
-      await Promise.all([producer.close(), failFastProducer.close()]);
-      connection.disconnect();
-      failFastConnection.disconnect();
-      await db.$disconnect();
-    },
-  };
+  // Stop taking work first; in-flight attempts finish (at most ~1.2 s) and are recorded; then the sender.
+  return { feeders: [sweepAfterReconnect, relay, sweeper], workers: [eventsWorker, webhooksWorker], resources: [sender] };
 });

@@ -3,6 +3,12 @@ import { qb } from "./builder";
 import { defineStatement, type Statement } from "./statement";
 
 // ::text: pg_advisory_xact_lock answers void, which Prisma cannot read back.
+
+/**
+ * advisoryXactLock with a text key (hashed with hashtext).
+ *
+ * Locks: the advisory lock (namespace, hashtext(key)), waiting for it, until the transaction ends.
+ */
 const advisoryXactLockText = defineStatement(
   "advisory-xact-lock-text",
   { namespace: 1, key: "sample" },
@@ -10,6 +16,11 @@ const advisoryXactLockText = defineStatement(
   { reuse: "shape" },
 );
 
+/**
+ * advisoryXactLock with an integer key.
+ *
+ * Locks: the advisory lock (namespace, key), waiting for it, until the transaction ends.
+ */
 const advisoryXactLockNumber = defineStatement(
   "advisory-xact-lock-number",
   { namespace: 1, key: 1 },
@@ -30,5 +41,9 @@ export const advisoryXactLock: Statement<{ namespace: number; key: string | numb
     typeof key === "number" ? advisoryXactLockNumber.compile({ namespace, key }) : advisoryXactLockText.compile({ namespace, key }),
 };
 
-/** `SELECT 1`: whether the database answers (readiness checks). */
+/**
+ * `SELECT 1`: whether the database answers (readiness checks).
+ *
+ * Locks: nothing.
+ */
 export const ping = defineStatement("ping", {}, () => qb.selectNoFrom(sql<number>`1`.as("one")), { reuse: "value" });

@@ -19,7 +19,7 @@ export interface MetricsAnswer {
 const sha256 = (s: string) => createHash("sha256").update(s).digest();
 
 // Hashing both sides first makes the comparison constant-time whatever the lengths.
-function tokenMatches(authorization: string | undefined, token: string): boolean {
+export function metricsTokenMatches(authorization: string | undefined, token: string): boolean {
   const given = /^Bearer\s+(.+)$/i.exec(authorization ?? "")?.[1]?.trim() ?? "";
   return timingSafeEqual(sha256(given), sha256(token));
 }
@@ -33,7 +33,7 @@ const json = (status: number, error: string, message: string): MetricsAnswer => 
 /** The answer to `GET /metrics`, shared by the gateway and the workers' health servers. */
 export async function answerMetrics(authorization: string | undefined, opts: MetricsEndpointOptions = {}): Promise<MetricsAnswer> {
   if (opts.enabled === false) return json(404, "not_found", "Not found");
-  if (opts.token && !tokenMatches(authorization, opts.token)) return json(401, "unauthorized", "Missing or wrong metrics token");
+  if (opts.token && !metricsTokenMatches(authorization, opts.token)) return json(401, "unauthorized", "Missing or wrong metrics token");
   const registry = opts.registry ?? metricsRegistry();
   return { status: 200, contentType: registry.contentType, body: await registry.metrics() };
 }

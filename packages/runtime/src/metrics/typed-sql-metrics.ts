@@ -5,7 +5,7 @@ export const TYPED_SQL_METRIC_NAMES = { compiles: "esign_typed_sql_compiles", co
 
 /**
  * Exposes what building and compiling typed SQL statements has cost this process since it started
- * (`typedSqlStats` of @esign/db, passed in: this package does not depend on the database one).
+ * (`typedSqlStats` of @esign/db, which `openDatabase` passes in).
  * Read beside process_cpu_seconds_total it says what share of a service's CPU goes to it; the
  * benchmark reads it so (bench/README.md, "Typed SQL").
  */

@@ -1,12 +1,18 @@
 import { z } from "zod";
-import { REQUEST_COMPONENTS } from "../openapi/request-schemas";
-import { errors, PUBLIC, route, type Security, TAGS } from "../openapi/route-doc";
+import { component } from "../contract/components";
+import { errors, PUBLIC, route, type Security, TAGS } from "../contract/route";
 
 /** Where bull-board is mounted (queue-dashboard.ts). */
 export const DASHBOARD_PATH = "/admin/queues";
 
 const ADMIN: Security = [{ XAuthToken: [] }, { BearerAuth: [] }, { QueueDashboardSession: [] }];
 const html = { "text/html": null };
+
+// An absent or empty token is answered with the sign-in page again (401), like a wrong one.
+const ZQueueDashboardLogin = component(
+  "QueueDashboardLogin",
+  z.object({ token: z.string().trim().default("").describe("An access token of a platform operator (POST /oauth/token)") }),
+);
 
 /** bull-board and its login, mounted when QUEUE_DASHBOARD is on (default: development only). */
 export function queueDashboardRoutes() {
@@ -28,7 +34,7 @@ export function queueDashboardRoutes() {
       operationId: "queueDashboardLogin",
       summary: "Exchange a platform operator's access token for a dashboard session cookie",
       security: PUBLIC,
-      request: { body: { schema: REQUEST_COMPONENTS.QueueDashboardLogin, mediaTypes: ["application/x-www-form-urlencoded"] } },
+      request: { body: { schema: ZQueueDashboardLogin, mediaTypes: ["application/x-www-form-urlencoded"] } },
       responses: {
         303: {
           description: "Signed in: to the dashboard, with the session cookie",

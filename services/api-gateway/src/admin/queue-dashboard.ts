@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from "express";
+import { Router } from "express";
 import { createBullBoard } from "@bull-board/api";
 import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { ExpressAdapter } from "@bull-board/express";
@@ -8,7 +8,7 @@ import { checkOperator, requireOperator, verifyApiToken } from "./admin-auth";
 import { clearedSessionCookie, expiryOf, issueSession, sessionCookie } from "./admin-session";
 import { sendLoginPage } from "./login-page";
 import { DASHBOARD_PATH, queueDashboardRoutes } from "./dashboard-contracts";
-import { serve } from "../http/serve-route";
+import { serve } from "../contract/serve";
 
 /**
  * bull-board at /admin/queues over the four queues (with QUEUE_PREFIX), for platform operators
@@ -37,9 +37,8 @@ export function queueDashboard(ctx: GatewayContext): Router {
     options: { uiConfig: { boardTitle: "E-Sign queues" } },
   });
 
-  serve(router, routes.queueDashboardLoginPage, (_req, res) => sendLoginPage(res, 200, LOGIN_PATH));
-  serve(router, routes.queueDashboardLogin, async (req: Request, res: Response) => {
-    const token = typeof req.body?.token === "string" ? req.body.token.trim() : "";
+  serve(router, routes.queueDashboardLoginPage, (_input, _req, res) => sendLoginPage(res, 200, LOGIN_PATH));
+  serve(router, routes.queueDashboardLogin, async ({ body: { token } }, _req, res) => {
     const principal = token ? verifyApiToken(ctx, token) : null;
     const check = await checkOperator(ctx, principal);
     if (!check.ok) return sendLoginPage(res, check.status, LOGIN_PATH, check.message);
@@ -47,7 +46,7 @@ export function queueDashboard(ctx: GatewayContext): Router {
     res.setHeader("Cache-Control", "no-store");
     res.redirect(303, DASHBOARD_PATH);
   });
-  serve(router, routes.queueDashboardLogout, (_req, res) => {
+  serve(router, routes.queueDashboardLogout, (_input, _req, res) => {
     res.setHeader("Set-Cookie", clearedSessionCookie(ctx.config, DASHBOARD_PATH));
     res.redirect(303, LOGIN_PATH);
   });

@@ -1,6 +1,5 @@
-import { REQUEST_COMPONENTS } from "../openapi/request-schemas";
-import { ZOAuthErrorBody, ZTokenAnswer } from "../openapi/response-schemas";
-import { CLIENT_AUTH, json, route, TAGS } from "../openapi/route-doc";
+import { CLIENT_AUTH, json, route, TAGS } from "../contract/route";
+import { ZGrant, ZOAuthErrorBody, ZTokenAnswer } from "./token-schemas";
 
 export const TOKEN_PATH = "/oauth/token";
 
@@ -19,7 +18,7 @@ export const authRoutes = () => ({
       "`X-Auth-Token` on any route. Errors are in the OAuth 2.0 shape (RFC 6749 5.2).",
     tags: [TAGS.auth],
     security: CLIENT_AUTH,
-    request: { body: { schema: REQUEST_COMPONENTS.TokenRequest, mediaTypes: ["application/json", "application/x-www-form-urlencoded"] } },
+    request: { body: { schema: ZGrant, mediaTypes: ["application/json", "application/x-www-form-urlencoded"] } },
     responses: {
       200: { description: "A token", content: json(ZTokenAnswer) },
       400: {

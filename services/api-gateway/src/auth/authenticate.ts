@@ -4,6 +4,7 @@ import type { GatewayContext } from "../context";
 import { verifyToken, type Principal } from "./jwt";
 import { verifyWsse } from "./wsse";
 import { abuseLimits, addressOf } from "../http/abuse-limits";
+import { authenticator } from "../contract/serve";
 
 /**
  * The access token of a request, wherever Penneo's published clients put it: `Authorization:
@@ -25,7 +26,7 @@ function bearerToken(req: Request): string | undefined {
  */
 export function authenticate(ctx: GatewayContext) {
   const limits = abuseLimits(ctx);
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+  return authenticator(async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const wsse = req.header("x-wsse");
     if (wsse !== undefined) {
       // A WSSE digest is a password guess like a token request's: failures are bounded the same way.
@@ -45,7 +46,7 @@ export function authenticate(ctx: GatewayContext) {
     if (!principal) return next(new AppError("unauthorized", "Invalid or expired access token"));
     res.locals.principal = principal;
     next();
-  };
+  });
 }
 
 export function principalOf(res: Response): Principal {

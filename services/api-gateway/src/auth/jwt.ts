@@ -2,6 +2,7 @@ import { createSecretKey, randomUUID, type KeyObject } from "node:crypto";
 import jwt from "jsonwebtoken";
 import { z } from "zod";
 import type { AppConfig } from "@esign/config";
+import type { TokenAnswer } from "./token-schemas";
 
 /** Who a verified token speaks for. */
 export interface Principal {
@@ -32,12 +33,7 @@ function keyOf(secret: string): KeyObject {
   return key;
 }
 
-export interface IssuedToken {
-  access_token: string;
-  token_type: "Bearer";
-  expires_in: number;
-  access_token_expires_at: number;
-}
+export type IssuedToken = Pick<TokenAnswer, "access_token" | "token_type" | "expires_in" | "access_token_expires_at">;
 
 export function issueToken(config: TokenSettings & Pick<AppConfig, "JWT_TTL_SECONDS">, principal: Principal): IssuedToken {
   const now = Math.floor(Date.now() / 1000);

@@ -1,18 +1,15 @@
 import { timingSafeEqual } from "node:crypto";
-import { Router, type Request, type Response } from "express";
+import { Router, type Request, type RequestHandler, type Response } from "express";
 import type { z } from "zod";
 import { authenticateClient, issueRefreshToken, redeemRefreshToken, resolveApiKeyClient, type AuthenticatedClient } from "@esign/accounts";
 import type { GatewayContext } from "../context";
-import { zodIssues } from "../http/zod-issues";
 import { abuseLimits, addressOf } from "../http/abuse-limits";
+import { serve } from "../contract/serve";
 import { issueToken } from "./jwt";
 import { claimNonce, decodeNonce, parseCreated, passwordDigest, withinSkew } from "./nonce";
 import { OAuthError } from "./oauth-error";
 import { authRoutes } from "./auth-contracts";
-import { type TokenAnswer, type ZApiKeys, ZGrant } from "./token-schemas";
-import { serve } from "../http/serve-route";
-
-const GRANTS = ["client_credentials", "api_keys", "refresh_token"] as const;
+import type { TokenAnswer, ZApiKeys, ZGrant } from "./token-schemas";
 
 /** HTTP Basic carries client_id:client_secret as an alternative to the body (RFC 6749 2.3.1). */
 function basicCredentials(req: Request): { client_id?: string; client_secret?: string } {
@@ -59,23 +56,37 @@ export function tokenRouter(ctx: GatewayContext): Router {
   }
 
   const limits = abuseLimits(ctx);
+  const clientOf = (req: Request): string | undefined => {
+    const claimed = (req.body as { client_id?: unknown }).client_id;
+    return typeof claimed === "string" && claimed.length <= 255 ? claimed : undefined;
+  };
 
-  serve(router, authRoutes().issueToken, async (req, res) => {
+  // Credentials from HTTP Basic join the body's before the contract validates it (RFC 6749 2.3.1).
+  const withBasicCredentials: RequestHandler = (req, _res, next) => {
+    req.body = { ...basicCredentials(req), ...(typeof req.body === "object" && req.body ? req.body : {}) };
+    next();
+  };
+  // Before any work, even before the body is validated: the address's rate, and the failures of
+  // the address and of the client the body names.
+  const bounded: RequestHandler = async (req, res, next) => {
     const address = addressOf(req);
     await limits.tokenRequestsByAddress.consume(res, address, "Too many token requests from this address; slow down");
     await limits.tokenFailuresByAddress.assertUnder(address, "Too many failed token requests from this address; try again later");
-    const body: unknown = { ...basicCredentials(req), ...(typeof req.body === "object" && req.body ? req.body : {}) };
-    const claimed = (body as { client_id?: unknown }).client_id;
-    const clientKey = typeof claimed === "string" && claimed.length <= 255 ? claimed : undefined;
+    const clientKey = clientOf(req);
     if (clientKey) await limits.tokenFailuresByClient.assertUnder(clientKey, "Too many failed token requests for this client; try again later");
+    next();
+  };
+
+  serve(router, authRoutes().issueToken, withBasicCredentials, bounded, async ({ body: grant }, req, res) => {
     try {
-      await grantToken(body, res);
+      await grantToken(grant, res);
     } catch (err) {
       // Wrong credentials count against the address and the client they named (brute force of a
       // secret, of an API key's digest, of refresh tokens), checked before the work next time.
       if (err instanceof OAuthError && (err.code === "invalid_client" || err.code === "invalid_grant")) {
+        const clientKey = clientOf(req);
         await Promise.all([
-          limits.tokenFailuresByAddress.recordFailure(address),
+          limits.tokenFailuresByAddress.recordFailure(addressOf(req)),
           clientKey ? limits.tokenFailuresByClient.recordFailure(clientKey) : undefined,
         ]);
       }
@@ -83,16 +94,7 @@ export function tokenRouter(ctx: GatewayContext): Router {
     }
   });
 
-  async function grantToken(body: unknown, res: Response): Promise<void> {
-    const parsed = ZGrant.safeParse(body);
-    if (!parsed.success) {
-      const grant = (body as { grant_type?: unknown }).grant_type;
-      if (typeof grant === "string" && !(GRANTS as readonly string[]).includes(grant)) {
-        throw new OAuthError("unsupported_grant_type", `Unsupported grant_type; use one of ${GRANTS.join(", ")}`);
-      }
-      throw new OAuthError("invalid_request", "Invalid token request", zodIssues(parsed.error));
-    }
-    const grant = parsed.data;
+  async function grantToken(grant: z.output<typeof ZGrant>, res: Response): Promise<void> {
     let answer: TokenAnswer;
     if (grant.grant_type === "client_credentials") {
       // RFC 6749 4.4.3: no refresh token for client credentials; the client simply asks again.

@@ -1,43 +1,31 @@
-import { z } from "zod";
 import type { AppConfig } from "@esign/config";
 import { FILE_FIELDS } from "./upload-middleware";
-import { JOB_STATUS_PATH } from "../jobs/job-status-schemas";
-import {
-  REQUEST_COMPONENTS,
-  ZBinaryFile,
-  ZCaseFileParams,
-  ZCreateHeaders,
-  ZDocumentContentQuery,
-  ZDocumentFileParams,
-  ZDocumentParams,
-  ZSignerParams,
-} from "../openapi/request-schemas";
 import {
   ZBase64Pdf,
   ZBase64PdfList,
   ZCaseFile,
+  ZCaseFileCreateRequest,
+  ZCaseFileParams,
   ZCreateAnswer,
+  ZCreateHeaders,
   ZDocument,
+  ZDocumentContentQuery,
+  ZDocumentFileParams,
   ZDocumentList,
-  ZErrorBody,
-  ZJob,
-  ZSigner,
+  ZDocumentParams,
   ZSignerList,
+  ZSigner,
+  ZSignerParams,
   ZSigningRequestList,
   ZUser,
-} from "../openapi/response-schemas";
-import { API_AUTH, errors, json, type ResponseDoc, route, TAGS } from "../openapi/route-doc";
+} from "./casefile-schemas";
+import { ZBinaryFile } from "../contract/common-schemas";
+import { API_AUTH, errors, json, route, TAGS } from "../contract/route";
 
 const mb = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
-const rateLimitHeaders = {
-  "RateLimit-Limit": { description: "Polls allowed per window", schema: z.int() },
-  "RateLimit-Remaining": { description: "Polls left in this window", schema: z.int() },
-  "RateLimit-Reset": { description: "Seconds until the window resets", schema: z.int() },
-};
-
 const AUTH_401 = "Missing or invalid credentials";
-const readErrors = (what: string): Record<number, ResponseDoc> => errors({ 401: AUTH_401, 404: `No such ${what} for this customer` });
+const readErrors = (what: string) => errors({ 401: AUTH_401, 404: `No such ${what} for this customer` });
 
 /** Both API versions the published clients use: sdk-php defaults to v1 (WSSE) and v3 (OAuth), sdk-net to v3. */
 export const PENNEO_API_VERSIONS = ["v1", "v3"] as const;
@@ -148,7 +136,6 @@ export function penneoApiRoutes<V extends PenneoApiVersion>(v: V) {
 export const CREATE_PATH = "/send/api/v1/casefiles/20251022/create";
 
 export function caseFileRoutes(config: AppConfig) {
-  const perMinute = config.JOB_POLL_LIMIT_PER_MINUTE;
   return {
     createCaseFile: route({
       method: "post",
@@ -165,7 +152,7 @@ export function caseFileRoutes(config: AppConfig) {
       request: {
         headers: ZCreateHeaders,
         multipart: {
-          schema: REQUEST_COMPONENTS.CaseFileCreateRequest,
+          schema: ZCaseFileCreateRequest,
           description: "One `data` field and one or more `files` parts",
           parts: {
             data: {
@@ -188,27 +175,6 @@ export function caseFileRoutes(config: AppConfig) {
           415: "Not multipart/form-data",
           422: "The Idempotency-Key was used with another payload",
         }),
-      },
-    }),
-    getJobStatus: route({
-      method: "post",
-      path: JOB_STATUS_PATH,
-      operationId: "getJobStatus",
-      summary: "Poll a creation job",
-      description:
-        `No token: the uuid + payloadHash pair is the credential. ${perMinute > 0 ? `At most ${perMinute} polls a minute per job (the spec asks clients to poll no more often than every 5 s)` : "No poll limit"}; ` +
-        `jobs are kept ${config.JOB_RETENTION_DAYS} days. A completed job's result is read as result.data.caseFile.id and result.data.signingLinks.`,
-      tags: [TAGS.caseFiles],
-      security: [],
-      request: { body: { schema: REQUEST_COMPONENTS.JobStatusRequest, mediaTypes: ["application/json"] } },
-      responses: {
-        200: { description: "The job", content: json(ZJob), headers: rateLimitHeaders },
-        ...errors({ 400: "uuid or payloadHash missing or malformed", 404: "Unknown pair, or the job is older than the retention" }),
-        429: {
-          description: `More than ${perMinute} polls of this job within a minute`,
-          content: json(ZErrorBody),
-          headers: { ...rateLimitHeaders, "Retry-After": { description: "Seconds until the next poll is answered", schema: z.int().min(1) } },
-        },
       },
     }),
     getCaseFile: route({

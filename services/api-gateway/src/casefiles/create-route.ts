@@ -7,16 +7,15 @@ import { looksLikePdf } from "@esign/storage";
 import type { PdfRefusal } from "@esign/pdf-inspect";
 import type { GatewayContext } from "../context";
 import { authenticate, principalOf } from "../auth/authenticate";
-import { createUploadMiddleware, FILE_FIELDS } from "./upload-middleware";
+import { claimUploads, createUploadMiddleware } from "./upload-middleware";
 import type { StagedUpload } from "./staging-storage-engine";
 import { payloadHash } from "./payload-hash";
 import { abuseLimits } from "../http/abuse-limits";
-import { serve } from "../http/serve-route";
+import { serve } from "../contract/serve";
 import { caseFileRoutes } from "./casefile-contracts";
+import type { CreateAnswer } from "./casefile-schemas";
 import { enqueueCreationJob } from "./enqueue-creation-job";
-import { insertCreationJobSql } from "./creation-job.sql";
-
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+import { creationJobByKeySql, insertCreationJobSql } from "./creation-job.sql";
 
 interface JobRef {
   id: string;
@@ -24,16 +23,11 @@ interface JobRef {
   createdAt: Date;
 }
 
-const created = (job: JobRef) => ({
+const created = (job: JobRef): CreateAnswer => ({
   status: "handled",
   message: "Job created",
   jobs: [{ uuid: job.id, payloadHash: job.payloadHash, createdAt: job.createdAt.toISOString() }],
 });
-
-function uploadsOf(req: Request): StagedUpload[] {
-  const files = req.files as Record<string, StagedUpload[]> | undefined;
-  return FILE_FIELDS.flatMap((name) => files?.[name] ?? []);
-}
 
 /** Every problem with the parts themselves, before the payload rules run. */
 function partIssues(body: Record<string, unknown>, uploads: StagedUpload[]): FieldIssue[] {
@@ -82,7 +76,7 @@ async function inspectUploads(ctx: GatewayContext, uploads: StagedUpload[], look
 
 export function createCaseFileRouter(ctx: GatewayContext): Router {
   const router = Router();
-  const upload = createUploadMiddleware(ctx.config, ctx.storage);
+  const upload = createUploadMiddleware(ctx.config, ctx.storage, ctx.logger);
 
   const requireMultipart = (req: Request) => {
     if (!req.is("multipart/form-data")) throw new AppError("unsupported_media_type", "The request must be multipart/form-data");
@@ -102,17 +96,12 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
       next();
     },
     upload,
-    async (req, res) => {
+    async ({ headers }, req, res) => {
       const principal = principalOf(res);
-      const uploads = uploadsOf(req);
+      const uploads = claimUploads(req, res);
       const committed = new Set<StagedUpload>();
       try {
-        const key = req.header("idempotency-key");
-        if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
-          throw new AppError("validation_failed", "Invalid Idempotency-Key", [
-            { path: "Idempotency-Key", code: "invalid_format", message: "1 to 255 visible ASCII characters" },
-          ]);
-        }
+        const key = headers["Idempotency-Key"];
         const body = (req.body ?? {}) as Record<string, unknown>;
         const issues = partIssues(body, uploads);
         const inspected = await inspectUploads(ctx, uploads, (u) => u.staged.size > 0 && looksLikePdf(u.staged.head, u.staged.tail));
@@ -139,9 +128,7 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
         const hash = payloadHash(data, files);
 
         if (key !== undefined) {
-          const previous = await ctx.db.creationJob.findUnique({
-            where: { customerId_idempotencyKey: { customerId: principal.customerId, idempotencyKey: key } },
-          });
+          const previous = await creationJobByKey(ctx, principal.customerId, key);
           if (previous) return res.status(200).json(replay(previous, hash));
         }
 
@@ -172,9 +159,8 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
         } catch (err) {
           // Two requests with the same key raced: the loser answers like a replay.
           if (key !== undefined && isUniqueViolation(err)) {
-            const winner = await ctx.db.creationJob.findUniqueOrThrow({
-              where: { customerId_idempotencyKey: { customerId: principal.customerId, idempotencyKey: key } },
-            });
+            const winner = await creationJobByKey(ctx, principal.customerId, key);
+            if (!winner) throw err;
             return res.status(200).json(replay(winner, hash));
           }
           throw err;
@@ -220,6 +206,11 @@ async function insertCreationJob(ctx: GatewayContext, job: NewCreationJob): Prom
   });
   if (!row) throw new Error("creation job insert returned no row");
   return row;
+}
+
+/** The job sent earlier under this Idempotency-Key, if any (on the pool, like the insert). */
+function creationJobByKey(ctx: GatewayContext, customerId: number, idempotencyKey: string): Promise<JobRef | undefined> {
+  return runOne(sqlPool(ctx.db), creationJobByKeySql, { customerId, idempotencyKey });
 }
 
 /** PostgreSQL's unique_violation on the (customerId, idempotencyKey) index. */

@@ -2,7 +2,14 @@ import { defineStatement, qb, type DB, type Insertable } from "@esign/db";
 
 type NewCreationJobRow = Omit<Insertable<DB["CreationJob"]>, "updatedAt"> & { id: string };
 
-/** The creation job row of an accepted create (see insertCreationJob). */
+/**
+ * The creation job row of an accepted create (see insertCreationJob), answering what the client is
+ * told (id, payloadHash, createdAt). A second job under a customer's Idempotency-Key fails on the
+ * (customerId, idempotencyKey) unique index: the route then answers the winner, as a replay.
+ *
+ * Locks: the new row only (and, with a key, that key's index entry: a racing insert of the same key
+ * waits for this transaction and then fails).
+ */
 export const insertCreationJobSql = defineStatement(
   "insert-creation-job",
   {
@@ -20,5 +27,18 @@ export const insertCreationJobSql = defineStatement(
       .insertInto("CreationJob")
       .values((eb) => ({ ...row, updatedAt: eb.fn<Date>("now") }))
       .returning(["id", "payloadHash", "createdAt"]),
+  { reuse: "shape" },
+);
+
+/**
+ * The creation job a customer sent under an Idempotency-Key, if any: what a replay answers.
+ *
+ * Locks: nothing: a job's id, payloadHash and createdAt never change.
+ */
+export const creationJobByKeySql = defineStatement(
+  "creation-job-by-idempotency-key",
+  { customerId: 1, idempotencyKey: "key" },
+  ({ customerId, idempotencyKey }) =>
+    qb.selectFrom("CreationJob").select(["id", "payloadHash", "createdAt"]).where("customerId", "=", customerId).where("idempotencyKey", "=", idempotencyKey),
   { reuse: "shape" },
 );

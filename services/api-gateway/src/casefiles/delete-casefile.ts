@@ -1,5 +1,6 @@
-import { lockCaseFileRow, runOne, type Db } from "@esign/db";
+import { lockCaseFileRow, run, runOne, type Db } from "@esign/db";
 import { CASEFILE_STATUS } from "@esign/schema";
+import { markCaseFileDeletedSql } from "./delete-casefile.sql";
 
 /**
  * Penneo's "Delete Casefile": the case file goes to status 3 (deleted) at once, whatever its state.
@@ -16,7 +17,7 @@ export async function deleteCaseFile(db: Db, customerId: number, id: number): Pr
     const row = await runOne(tx, lockCaseFileRow, { id, customerId });
     if (!row) return false;
     if (row.status !== CASEFILE_STATUS.deleted) {
-      await tx.caseFile.update({ where: { id }, data: { status: CASEFILE_STATUS.deleted, deletedAt: new Date() } });
+      await run(tx, markCaseFileDeletedSql, { caseFileId: id, deletedAt: new Date() });
     }
     return true;
   });

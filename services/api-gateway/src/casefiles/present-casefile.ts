@@ -1,18 +1,23 @@
 import type { CaseFile, CcRecipient, Document, Signer } from "@esign/db";
 import { CASEFILE_STATUS, SIGNER_STATUS } from "@esign/schema";
 import type { FullCaseFile } from "./owned-casefile";
+import {
+  type CaseFileView,
+  type CopyRecipientView,
+  type DocumentView,
+  PENNEO_SIGNER_STATUS,
+  type SignerView,
+  type SigningRequestView,
+} from "./casefile-schemas";
 
-const unix = (d: Date | null): number | null => (d ? Math.floor(d.getTime() / 1000) : null);
+/** Unix seconds; undefined (left out of the JSON) when unset: sdk-net reads a null date as 1970. */
+const unix = (d: Date | null): number | undefined => (d ? Math.floor(d.getTime() / 1000) : undefined);
 
-/**
- * A signer's status in the codes of Penneo's Postman collection ("Check Casefile Status"):
- * 0 request sent, 1 request opened, 2 opened, 3 signed, 4 rejected. A signer whose request has
- * not gone out (a later round), or who was deleted, has none of these: null. The full state is
- * `signingRequest.status`, in the codes of Penneo's SDKs (SigningRequestStatus).
- */
-export const PENNEO_SIGNER_STATUS = { requestSent: 0, requestOpened: 1, opened: 2, signed: 3, rejected: 4 } as const;
+// The status columns are plain integers that only the constants of @esign/schema ever write.
+const caseFileStatus = (n: number) => n as CaseFileView["status"];
+const signingRequestStatus = (n: number) => n as SigningRequestView["status"];
 
-export function penneoSignerStatus(s: Pick<Signer, "status" | "openedAt" | "requestOpenedAt">): number | null {
+export function penneoSignerStatus(s: Pick<Signer, "status" | "openedAt" | "requestOpenedAt">): SignerView["status"] {
   switch (s.status) {
     case SIGNER_STATUS.signed:
       return PENNEO_SIGNER_STATUS.signed;
@@ -39,10 +44,11 @@ const DOCUMENT_STATUS: Partial<Record<number, number>> = {
 };
 
 /** The signer's request, as sdk-php and sdk-net read it (`SigningRequest`): the state in SigningRequestStatus. */
-export function presentSigningRequest(s: Signer) {
+export function presentSigningRequest(s: Signer): SigningRequestView {
   return {
+    sdkClassName: "SigningRequest",
     id: s.id,
-    status: s.status,
+    status: signingRequestStatus(s.status),
     email: s.email,
     accessControl: s.accessControl,
     enableInsecureSigning: s.enableInsecureSigning,
@@ -58,8 +64,9 @@ export function presentSigningRequest(s: Signer) {
   };
 }
 
-export function presentSigner(s: Signer) {
+export function presentSigner(s: Signer): SignerView {
   return {
+    sdkClassName: "Signer",
     id: s.id,
     name: s.name,
     role: s.role,
@@ -67,13 +74,15 @@ export function presentSigner(s: Signer) {
     signOrder: s.signOrder,
     language: s.language,
     channel: s.channel,
+    storeAsContact: s.storeAsContact,
     status: penneoSignerStatus(s),
     signingRequest: presentSigningRequest(s),
   };
 }
 
-export function presentDocument(d: Document, caseFile: Pick<CaseFile, "status" | "createdAt" | "updatedAt" | "completedAt">) {
+export function presentDocument(d: Document, caseFile: Pick<CaseFile, "status" | "createdAt" | "updatedAt" | "completedAt">): DocumentView {
   return {
+    sdkClassName: "Document",
     id: d.id,
     documentId: String(d.id),
     title: d.title,
@@ -91,6 +100,13 @@ export function presentDocument(d: Document, caseFile: Pick<CaseFile, "status" |
 }
 
 const presentCcRecipient = (c: CcRecipient) => ({ id: c.id, name: c.name, email: c.email });
+export const presentCopyRecipient = (c: CcRecipient): CopyRecipientView => ({ sdkClassName: "CopyRecipient", id: c.id, name: c.name, email: c.email });
+
+/** Penneo's signIteration: the signOrder of the round that is signing (0 before any went out). */
+function signIteration(cf: FullCaseFile): number {
+  const waiting = cf.signers.filter((s) => s.status === SIGNER_STATUS.pending || s.status === SIGNER_STATUS.undeliverable).map((s) => s.signOrder);
+  return waiting.length > 0 ? Math.min(...waiting) : 0;
+}
 
 /**
  * The one shape of a case file, at our `/send/api/v1/casefiles/{id}` and at Penneo's
@@ -98,11 +114,12 @@ const presentCcRecipient = (c: CcRecipient) => ({ id: c.id, name: c.name, email:
  * `documents[].id`), the entity fields Penneo's SDKs map (unix times `created`, `sendAt`,
  * `activated`, `expireAt`; `signers`, `documents`), and ours (ISO `createdAt`, `updatedAt`).
  */
-export function presentCaseFile(cf: FullCaseFile) {
+export function presentCaseFile(cf: FullCaseFile): CaseFileView {
   return {
+    sdkClassName: "CaseFile",
     id: cf.id,
     title: cf.title,
-    status: cf.status,
+    status: caseFileStatus(cf.status),
     language: cf.language,
     reference: cf.reference,
     metaData: cf.metaData,
@@ -114,6 +131,7 @@ export function presentCaseFile(cf: FullCaseFile) {
     signOnMeeting: cf.signOnMeeting,
     userId: cf.userId,
     customerId: cf.customerId,
+    signIteration: signIteration(cf),
     sendAt: unix(cf.sendAt),
     expireAt: unix(cf.expireAt),
     created: unix(cf.createdAt),
@@ -121,10 +139,9 @@ export function presentCaseFile(cf: FullCaseFile) {
     completed: unix(cf.completedAt),
     signers: cf.signers.map(presentSigner),
     documents: cf.documents.map((d) => presentDocument(d, cf)),
+    copyRecipients: cf.ccRecipients.map(presentCopyRecipient),
     ccRecipients: cf.ccRecipients.map(presentCcRecipient),
     createdAt: cf.createdAt.toISOString(),
     updatedAt: cf.updatedAt.toISOString(),
   };
 }
-
-export type CaseFileView = ReturnType<typeof presentCaseFile>;

@@ -1,13 +1,13 @@
 import { Router } from "express";
-import { insertEvent, lockCaseFileRow, lockSignerRow, run, runOne } from "@esign/db";
+import { emitEvent, lockCaseFileRow, lockSignerRow, run, runOne } from "@esign/db";
 import { AppError } from "@esign/errors";
 import { CASEFILE_STATUS, SIGNER_STATUS, signableDocumentsFor, signerEvent } from "@esign/schema";
 import type { GatewayContext } from "../context";
 import { authenticate, principalOf } from "../auth/authenticate";
 import { requestIdOf } from "../http/request-context";
-import { ZId } from "./owned-casefile";
 import { caseFileRoutes } from "./casefile-contracts";
-import { serve } from "../http/serve-route";
+import { serve } from "../contract/serve";
+import { caseFileDocumentRolesSql, caseFileSignersSql, markSignerDeletedSql } from "./signer-delete.sql";
 
 const notFound = () => new AppError("not_found", "Signer not found");
 
@@ -24,18 +24,17 @@ export function signerDeleteRouter(ctx: GatewayContext): Router {
   const router = Router();
   const auth = authenticate(ctx);
 
-  serve(router, caseFileRoutes(ctx.config).deleteSigner, auth, async (req, res) => {
+  serve(router, caseFileRoutes(ctx.config).deleteSigner, auth, async ({ params }, _req, res) => {
     const { customerId } = principalOf(res);
-    const caseFileId = ZId.safeParse(req.params.id);
-    const signerId = ZId.safeParse(req.params.signerId);
-    if (!caseFileId.success || !signerId.success) throw notFound();
+    const caseFileId = params.id;
+    const signerId = params.signerId;
 
     const status = await ctx.db.$transaction(async (tx) => {
-      const cf = await runOne(tx, lockCaseFileRow, { id: caseFileId.data, customerId });
+      const cf = await runOne(tx, lockCaseFileRow, { id: caseFileId, customerId });
       if (!cf) throw notFound();
-      await run(tx, lockSignerRow, { id: signerId.data, caseFileId: caseFileId.data });
-      const signers = await tx.signer.findMany({ where: { caseFileId: caseFileId.data }, select: { id: true, status: true, role: true } });
-      const signer = signers.find((s) => s.id === signerId.data);
+      await run(tx, lockSignerRow, { id: signerId, caseFileId: caseFileId });
+      const signers = await run(tx, caseFileSignersSql, { caseFileId: caseFileId });
+      const signer = signers.find((s) => s.id === signerId);
       if (!signer) throw notFound();
       if (cf.status !== CASEFILE_STATUS.new && cf.status !== CASEFILE_STATUS.pending) {
         throw new AppError("conflict", "Signers can only be deleted while the case file is new or pending");
@@ -43,15 +42,15 @@ export function signerDeleteRouter(ctx: GatewayContext): Router {
       if (signer.status === SIGNER_STATUS.signed) throw new AppError("conflict", "The signer has already signed and cannot be deleted");
       if (signer.status === SIGNER_STATUS.deleted) throw new AppError("conflict", "The signer is already deleted");
       if (signer.status === SIGNER_STATUS.rejected) throw new AppError("conflict", "The signer has rejected and cannot be deleted");
-      const documents = await tx.document.findMany({ where: { caseFileId: caseFileId.data }, select: { signable: true, roles: true } });
+      const documents = await run(tx, caseFileDocumentRolesSql, { caseFileId: caseFileId });
       const remaining = signers.filter((s) => s.id !== signer.id && STILL_SIGNING.includes(s.status) && signableDocumentsFor(documents, s.role).length > 0);
       if (remaining.length === 0) throw new AppError("conflict", "This is the last signer who can sign: a case file needs at least one signer");
 
-      await tx.signer.update({ where: { id: signer.id }, data: { status: SIGNER_STATUS.deleted, deletedAt: new Date() } });
-      await insertEvent(tx, signerEvent({ id: caseFileId.data, customerId }, cf.status, signer.id, "sign.signer.deleted"));
+      await run(tx, markSignerDeletedSql, { signerId: signer.id, deletedAt: new Date() });
+      await emitEvent(tx, signerEvent({ id: caseFileId, customerId }, cf.status, signer.id, "sign.signer.deleted"));
       return cf.status;
     });
-    ctx.logger.info("signer deleted", { requestId: requestIdOf(res), signerId: signerId.data, caseFileId: caseFileId.data, caseFileStatus: status });
+    ctx.logger.info("signer deleted", { requestId: requestIdOf(res), signerId: signerId, caseFileId: caseFileId, caseFileStatus: status });
     res.status(204).end();
   });
   return router;

@@ -2,6 +2,8 @@ import path from "node:path";
 import { z } from "zod";
 
 export const DOCS_PATH = "/docs";
+/** The OpenAPI document the page shows (served by ../openapi/, the floor above). */
+export const OPENAPI_DOCUMENT_PATH = "/openapi.json";
 export const DOCS_ASSETS_PATH = "/docs/assets";
 export const DOCS_INIT_SCRIPT = "docs-init.js";
 

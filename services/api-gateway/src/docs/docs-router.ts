@@ -1,8 +1,7 @@
 import { Router, type Response } from "express";
-import { AppError } from "@esign/errors";
-import { docsRoutes, OPENAPI_DOCUMENT_PATH } from "../http/system-contracts";
-import { serve } from "../http/serve-route";
-import { DOCS_INIT_SCRIPT, swaggerUiDistDir, ZDocsAssetParams } from "./docs-assets";
+import { serve } from "../contract/serve";
+import { DOCS_INIT_SCRIPT, OPENAPI_DOCUMENT_PATH, swaggerUiDistDir } from "./docs-assets";
+import { docsRoutes } from "./docs-contracts";
 import { DOCS_CSP, docsInitScript, docsPageHtml } from "./docs-page";
 
 const ASSET_MAX_AGE_MS = 60 * 60 * 1000;
@@ -22,23 +21,21 @@ export function docsRouter(title = "E-Sign API"): Router {
   const init = docsInitScript(OPENAPI_DOCUMENT_PATH);
   const routes = docsRoutes();
 
-  serve(router, routes.docsPage, (_req, res) => {
+  serve(router, routes.docsPage, (_input, _req, res) => {
     pageHeaders(res);
     res.setHeader("Cache-Control", "no-cache");
     res.type("html").send(page);
   });
 
-  serve(router, routes.docsAsset, (req, res, next) => {
-    const parsed = ZDocsAssetParams.safeParse(req.params);
-    if (!parsed.success) throw new AppError("not_found", "No such file");
+  serve(router, routes.docsAsset, ({ params }, _req, res, next) => {
     res.setHeader("X-Content-Type-Options", "nosniff");
-    if (parsed.data.file === DOCS_INIT_SCRIPT) {
+    if (params.file === DOCS_INIT_SCRIPT) {
       res.setHeader("Cache-Control", "no-cache");
       res.type("text/javascript").send(init);
       return;
     }
     // sendFile is what express.static uses underneath (send): ETag, Last-Modified, ranges; only listed names reach it.
-    res.sendFile(parsed.data.file, { root: dir, maxAge: ASSET_MAX_AGE_MS }, (err) => {
+    res.sendFile(params.file, { root: dir, maxAge: ASSET_MAX_AGE_MS }, (err) => {
       if (err) next(err);
     });
   });

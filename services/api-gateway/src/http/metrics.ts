@@ -1,9 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
-import { Router } from "express";
-import { answerMetrics, counter, histogram } from "@esign/runtime";
-import { serve } from "./serve-route";
-import { systemRoutes } from "./system-contracts";
-import type { AppConfig } from "@esign/config";
+import { counter, histogram } from "@esign/runtime";
 
 // Uploads of many MB over slow links are why the buckets reach minutes.
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
@@ -50,14 +46,4 @@ export function httpMetrics() {
     res.once("close", record);
     next();
   };
-}
-
-/** GET /metrics: Prometheus text of this process (METRICS_ENABLED, METRICS_TOKEN). */
-export function metricsRouter(config: Pick<AppConfig, "METRICS_ENABLED" | "METRICS_TOKEN">): Router {
-  const router = Router();
-  serve(router, systemRoutes(config).metrics, async (req, res) => {
-    const answer = await answerMetrics(req.header("authorization"), { enabled: config.METRICS_ENABLED, token: config.METRICS_TOKEN });
-    res.status(answer.status).setHeader("Content-Type", answer.contentType).setHeader("Cache-Control", "no-store").send(answer.body);
-  });
-  return router;
 }

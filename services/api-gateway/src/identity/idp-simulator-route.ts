@@ -1,19 +1,11 @@
-import { Router, type Request } from "express";
-import type { z } from "zod";
+import { Router, type NextFunction, type Request, type Response } from "express";
+import { AppError } from "@esign/errors";
 import { resolveLanguage, type TLanguage } from "@esign/i18n";
 import { escapeHtml, sendHtml, sendMessagePage } from "../html/html-page";
+import { serve } from "../contract/serve";
 import { IDP_SIMULATOR_PATH, type IdentityProviderSimulator } from "./idp-simulator";
 import { SIMULATOR_MESSAGES } from "./simulator-messages";
-import { ZAuthorize, ZDecision } from "./simulator-schemas";
 import { developmentRoutes } from "./simulator-contracts";
-import { serve } from "../http/serve-route";
-
-function parse<S extends z.ZodType>(schema: S, input: unknown, sim: IdentityProviderSimulator): z.output<S> | null {
-  const parsed = schema.safeParse(input);
-  if (!parsed.success) return null;
-  const data = parsed.data as { redirect_uri: string };
-  return sim.allowsRedirect(data.redirect_uri) ? parsed.data : null;
-}
 
 const fieldsOf = (req: Request): unknown => (req.method === "GET" ? req.query : req.body);
 
@@ -32,11 +24,17 @@ export function identityProviderSimulatorRouter(sim: IdentityProviderSimulator):
   const router = Router();
   const routes = developmentRoutes();
 
-  serve(router, routes.idpSimulatorConsent, (req, res) => {
+  // A malformed login request (the contract's validation) or a redirect the simulator does not
+  // serve: the same page, in the language the request asked for.
+  const malformed = (req: Request, res: Response) => {
     const lang = languageOf(fieldsOf(req));
+    sendMessagePage(res, 400, lang, SIMULATOR_MESSAGES[lang].banner, SIMULATOR_MESSAGES[lang].malformed);
+  };
+
+  serve(router, routes.idpSimulatorConsent, ({ query: login }, req, res) => {
+    const lang = languageOf(login);
     const m = SIMULATOR_MESSAGES[lang];
-    const login = parse(ZAuthorize, fieldsOf(req), sim);
-    if (!login) return sendMessagePage(res, 400, lang, m.banner, m.malformed);
+    if (!sim.allowsRedirect(login.redirect_uri)) return malformed(req, res);
     const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
     sendHtml(res, 200, {
       lang,
@@ -55,12 +53,8 @@ export function identityProviderSimulatorRouter(sim: IdentityProviderSimulator):
     });
   });
 
-  serve(router, routes.idpSimulatorDecision, (req, res) => {
-    const answer = parse(ZDecision, fieldsOf(req), sim);
-    if (!answer) {
-      const lang = languageOf(fieldsOf(req));
-      return sendMessagePage(res, 400, lang, SIMULATOR_MESSAGES[lang].banner, SIMULATOR_MESSAGES[lang].malformed);
-    }
+  serve(router, routes.idpSimulatorDecision, ({ body: answer }, req, res) => {
+    if (!sim.allowsRedirect(answer.redirect_uri)) return malformed(req, res);
     const back = new URL(answer.redirect_uri);
     back.searchParams.set("state", answer.state);
     if (answer.decision === "approve") back.searchParams.set("code", sim.issueCode(answer.method, answer.state, answer.nationalId));
@@ -68,6 +62,10 @@ export function identityProviderSimulatorRouter(sim: IdentityProviderSimulator):
     res.setHeader("Cache-Control", "no-store");
     res.setHeader("Referrer-Policy", "no-referrer");
     res.redirect(303, back.toString());
+  });
+  router.use(IDP_SIMULATOR_PATH, (err: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (err instanceof AppError && err.code === "validation_failed") return malformed(req, res);
+    next(err);
   });
   return router;
 }

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { z } from "zod";
 import { ZSecureSigningMethod, type TSecureSigningMethod } from "@esign/schema";
 import { IdentityLoginFailed, type IdentityLogin, type IdentityProvider, type LoginAnswer, type LoginRequest } from "./identity-provider";
-import { SECURE_CALLBACK_PATH } from "../signing/identity-session";
+import { SECURE_CALLBACK_PATH } from "./callback-path";
 import { deriveKey, seal, unixNow, unseal } from "./sealed-value";
 
 export const IDP_SIMULATOR_PATH = "/idp-simulator/authorize";

@@ -1,7 +1,6 @@
-import { ZAuthorize } from "./simulator-schemas";
+import { ZAuthorize, ZDecision } from "./simulator-schemas";
 import { IDP_SIMULATOR_PATH } from "./idp-simulator";
-import { REQUEST_COMPONENTS } from "../openapi/request-schemas";
-import { PUBLIC, route, TAGS } from "../openapi/route-doc";
+import { PUBLIC, route, TAGS } from "../contract/route";
 
 const NOTE =
   "Development only: mounted when IDENTITY_PROVIDER=simulator outside production, never in production. " + "It approves whoever clicks; it is not a real eID.";
@@ -30,7 +29,7 @@ export function developmentRoutes() {
       operationId: "idpSimulatorDecision",
       summary: "Approve or cancel the simulated login",
       description: NOTE,
-      request: { body: { schema: REQUEST_COMPONENTS.IdpSimulatorDecision, mediaTypes: ["application/x-www-form-urlencoded"] } },
+      request: { body: { schema: ZDecision, mediaTypes: ["application/x-www-form-urlencoded"] } },
       responses: {
         303: { description: "Back to the gateway's callback with code (approve) or error=access_denied (cancel)" },
         400: { description: "Malformed decision or a redirect the simulator does not serve", content: { "text/html": null } },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ZSecureSigningMethod } from "@esign/schema";
+import { component } from "../contract/components";
 
 // What the simulator's consent page takes: its contract (simulator-contracts.ts) and its handler
 // (idp-simulator-route.ts) both read them from here.
@@ -11,13 +12,16 @@ export const ZAuthorize = z.object({
   ui_locales: z.string().max(64).optional(),
 });
 
-export const ZDecision = ZAuthorize.extend({
-  decision: z.enum(["approve", "cancel"]),
-  nationalId: z
-    .string()
-    .trim()
-    .max(32)
-    .regex(/^[A-Za-z0-9:+-]*$/)
-    .optional()
-    .transform((v) => (v ? v : null)),
-});
+export const ZDecision = component(
+  "IdpSimulatorDecision",
+  ZAuthorize.extend({
+    decision: z.enum(["approve", "cancel"]),
+    nationalId: z
+      .string()
+      .trim()
+      .max(32)
+      .regex(/^[A-Za-z0-9:+-]*$/)
+      .optional()
+      .transform((v) => (v ? v : null)),
+  }),
+);

@@ -4,11 +4,10 @@ import { decryptSecret, type CreationJob } from "@esign/db";
 import { AppError } from "@esign/errors";
 import { ZSigningLinkItem, ZStoredJobResult } from "@esign/schema";
 import type { GatewayContext } from "../context";
-import { zodIssues } from "../http/zod-issues";
 import { abuseLimits } from "../http/abuse-limits";
-import { serve } from "../http/serve-route";
-import { caseFileRoutes } from "../casefiles/casefile-contracts";
-import { type JobResult, ZStatusRequest } from "./job-status-schemas";
+import { serve } from "../contract/serve";
+import { jobRoutes } from "./job-contracts";
+import type { JobResult } from "./job-status-schemas";
 
 const notFound = () => new AppError("not_found", "Job not found");
 
@@ -16,7 +15,8 @@ function presentResult(job: CreationJob, encryptionKey: string): JobResult | nul
   if (job.status !== "completed" || job.result === null) return null;
   const stored = ZStoredJobResult.parse(job.result);
   const signingLinks = z.array(ZSigningLinkItem).parse(JSON.parse(decryptSecret(stored.signingLinksEnc, encryptionKey)));
-  return { data: { caseFile: stored.caseFile, signingLinks } };
+  // The stored status is one of CASEFILE_STATUS (the worker writes it from the constants).
+  return { data: { caseFile: { id: stored.caseFile.id, status: stored.caseFile.status as JobResult["data"]["caseFile"]["status"] }, signingLinks } };
 }
 
 export function jobStatusRouter(ctx: GatewayContext): Router {
@@ -27,10 +27,7 @@ export function jobStatusRouter(ctx: GatewayContext): Router {
   // is counted in memory (rate-limit.ts).
   const limits = abuseLimits(ctx);
 
-  serve(router, caseFileRoutes(ctx.config).getJobStatus, async (req, res) => {
-    const parsed = ZStatusRequest.safeParse(req.body);
-    if (!parsed.success) throw new AppError("validation_failed", "uuid and payloadHash are required", zodIssues(parsed.error));
-    const { uuid, payloadHash } = parsed.data;
+  serve(router, jobRoutes(ctx.config).getJobStatus, async ({ body: { uuid, payloadHash } }, _req, res) => {
     const retentionMs = ctx.config.JOB_RETENTION_DAYS * 24 * 3600 * 1000;
     const job = await ctx.db.creationJob.findUnique({ where: { id: uuid } });
     // Retention is enforced here as well as by the purge, so a record is never visible past 14 days.

@@ -1,11 +1,10 @@
 import type { z } from "zod";
 import type { AppConfig } from "@esign/config";
 import gatewayPackage from "../../package.json";
+import { componentName, namedComponents } from "../contract/components";
+import { TAGS, type MultipartBody, type ParamsSchema, type RequestContract, type ResponseContract, type RouteContract } from "../contract/route";
 import { componentRef, componentSchemas, inlineSchema, type JsonSchema } from "./json-schema";
-import { REQUEST_COMPONENTS } from "./request-schemas";
-import { RESPONSE_COMPONENTS } from "./response-schemas";
 import { securitySchemes } from "./security-schemes";
-import { TAGS, type MultipartBody, type ParamsSchema, type RequestDoc, type ResponseDoc, type RouteDoc } from "./route-doc";
 
 export interface OpenApiDocument {
   openapi: "3.0.3";
@@ -14,10 +13,6 @@ export interface OpenApiDocument {
   tags: { name: string }[];
   paths: Record<string, Record<string, JsonSchema>>;
   components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, JsonSchema> };
-}
-
-function namesOf(table: Record<string, z.ZodType>): Map<z.ZodType, string> {
-  return new Map(Object.entries(table).map(([name, schema]) => [schema, name]));
 }
 
 function withDescription(schema: JsonSchema, description: string): JsonSchema {
@@ -38,28 +33,78 @@ function parameters(schema: ParamsSchema | undefined, location: "path" | "query"
   }));
 }
 
-class DocumentBuilder {
-  readonly schemas: Record<string, JsonSchema>;
-  private readonly requestNames = namesOf(REQUEST_COMPONENTS);
-  private readonly responseNames = namesOf(RESPONSE_COMPONENTS);
+const refName = (schema: JsonSchema): string | undefined => (typeof schema.$ref === "string" ? schema.$ref.split("/").pop() : undefined);
 
-  constructor() {
-    const requests = componentSchemas(new Map(Object.entries(REQUEST_COMPONENTS)), "input");
-    const responses = componentSchemas(new Map(Object.entries(RESPONSE_COMPONENTS)), "output");
-    const clash = Object.keys(requests).find((name) => name in responses);
-    if (clash) throw new Error(`OpenAPI: "${clash}" names both a request and a response schema`);
-    this.schemas = { ...requests, ...responses };
+/** Every component name a schema refers to, at any depth. */
+function refsOf(schema: unknown, into: Set<string>): void {
+  if (Array.isArray(schema)) for (const item of schema) refsOf(item, into);
+  else if (typeof schema === "object" && schema !== null) {
+    const name = refName(schema as JsonSchema);
+    if (name) into.add(name);
+    for (const value of Object.values(schema)) refsOf(value, into);
   }
+}
 
-  private named(names: Map<z.ZodType, string>, schema: z.ZodType, what: string): JsonSchema {
-    const name = names.get(schema);
-    if (!name)
-      throw new Error(`OpenAPI: ${what} uses a schema without a component name; add it to ${names === this.requestNames ? "REQUEST" : "RESPONSE"}_COMPONENTS`);
+/** The names `roots` lead to, through the components' own references. */
+function reachable(roots: Iterable<string>, table: Record<string, JsonSchema>): Set<string> {
+  const seen = new Set<string>();
+  const queue = [...roots];
+  for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const found = new Set<string>();
+    refsOf(table[name], found);
+    queue.push(...found);
+  }
+  return seen;
+}
+
+/**
+ * The schemas of the document: each named schema a request body leads to, as it is read (zod's
+ * input), and each one an answer leads to, as it is written (output). A name both lead to must
+ * read the same both ways.
+ */
+function documentComponents(routes: readonly RouteContract[]): Record<string, JsonSchema> {
+  const named = namedComponents();
+  const requestRoots = new Set<string>();
+  const responseRoots = new Set<string>();
+  for (const route of routes) {
+    const body = route.request?.multipart?.schema ?? route.request?.body?.schema;
+    const name = body && componentName(body);
+    if (name) requestRoots.add(name);
+    for (const doc of Object.values(route.responses)) {
+      const json = doc.content?.["application/json"];
+      const answer = json && componentName(json);
+      if (answer) responseRoots.add(answer);
+    }
+  }
+  const read = reachable(requestRoots, componentSchemas(named, "input", true));
+  const written = reachable(responseRoots, componentSchemas(named, "output", true));
+  const only = (names: Set<string>) => new Map([...named].filter(([name]) => names.has(name)));
+  const inputs = componentSchemas(only(read), "input");
+  const outputs = componentSchemas(only(written), "output");
+  const schemas: Record<string, JsonSchema> = {};
+  for (const name of [...read].sort()) schemas[name] = inputs[name] as JsonSchema;
+  for (const name of [...written].sort()) {
+    if (read.has(name) && JSON.stringify(inputs[name]) !== JSON.stringify(outputs[name])) {
+      throw new Error(`OpenAPI: "${name}" is read by a request and written by an answer, and the two differ; give each its own name`);
+    }
+    schemas[name] = outputs[name] as JsonSchema;
+  }
+  return schemas;
+}
+
+class DocumentBuilder {
+  constructor(readonly schemas: Record<string, JsonSchema>) {}
+
+  private named(schema: z.ZodType, what: string): JsonSchema {
+    const name = componentName(schema);
+    if (!name) throw new Error(`OpenAPI: ${what} uses a JSON schema without a component name; name it with component()`);
     return componentRef(name);
   }
 
   private multipart(body: MultipartBody, what: string): JsonSchema {
-    const ref = this.named(this.requestNames, body.schema, what);
+    const ref = this.named(body.schema, what);
     const name = String(ref.$ref).split("/").pop() ?? "";
     const component = this.schemas[name];
     const properties = (component?.properties ?? {}) as Record<string, JsonSchema>;
@@ -73,11 +118,11 @@ class DocumentBuilder {
     return { description: body.description, required: true, content: { "multipart/form-data": { schema: ref, encoding } } };
   }
 
-  private requestBody(request: RequestDoc | undefined, what: string): JsonSchema | undefined {
+  private requestBody(request: RequestContract | undefined, what: string): JsonSchema | undefined {
     if (request?.multipart) return this.multipart(request.multipart, what);
     const body = request?.body;
     if (!body) return undefined;
-    const schema = this.named(this.requestNames, body.schema, what);
+    const schema = this.named(body.schema, what);
     return {
       required: body.required ?? true,
       ...(body.description ? { description: body.description } : {}),
@@ -85,13 +130,13 @@ class DocumentBuilder {
     };
   }
 
-  private response(doc: ResponseDoc, what: string): JsonSchema {
+  private response(doc: ResponseContract, what: string): JsonSchema {
     const out: JsonSchema = { description: doc.description };
     if (doc.content) {
       out.content = Object.fromEntries(
         Object.entries(doc.content).map(([type, schema]) => {
           if (!schema) return [type, {}];
-          return [type, { schema: type === "application/json" ? this.named(this.responseNames, schema, what) : inlineSchema(schema, "output") }];
+          return [type, { schema: type === "application/json" ? this.named(schema, what) : inlineSchema(schema, "output") }];
         }),
       );
     }
@@ -103,7 +148,7 @@ class DocumentBuilder {
     return out;
   }
 
-  operation(route: RouteDoc): JsonSchema {
+  operation(route: RouteContract): JsonSchema {
     const what = `${route.method.toUpperCase()} ${route.path}`;
     const declared = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
     const given = Object.keys(route.request?.params?.shape ?? {}).sort();
@@ -124,13 +169,14 @@ class DocumentBuilder {
       ...(body ? { requestBody: body } : {}),
       responses: Object.fromEntries(Object.entries(route.responses).map(([status, doc]) => [status, this.response(doc, what)])),
       ...(route.developmentOnly ? { "x-development-only": true } : {}),
+      ...(route.alsoMethods?.length ? { "x-also-methods": route.alsoMethods.map((m) => m.toUpperCase()) } : {}),
     };
   }
 }
 
 /** The whole document, from the route declarations and the zod schemas they name. Pure: call once and cache. */
-export function buildOpenApiDocument(config: AppConfig, routes: readonly RouteDoc[]): OpenApiDocument {
-  const builder = new DocumentBuilder();
+export function buildOpenApiDocument(config: AppConfig, routes: readonly RouteContract[]): OpenApiDocument {
+  const builder = new DocumentBuilder(documentComponents(routes));
   const paths: OpenApiDocument["paths"] = {};
   const operationIds = new Set<string>();
   for (const route of routes) {

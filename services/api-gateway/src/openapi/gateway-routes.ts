@@ -1,13 +1,16 @@
 import type { AppConfig } from "@esign/config";
-import type { RouteDoc } from "./route-doc";
+import type { RouteContract } from "../contract/route";
 import { queueDashboardRoutes } from "../admin/dashboard-contracts";
 import { authRoutes } from "../auth/auth-contracts";
 import { caseFileRoutes, PENNEO_API_VERSIONS, penneoApiRoutes } from "../casefiles/casefile-contracts";
+import { docsRoutes } from "../docs/docs-contracts";
 import { developmentRoutes } from "../identity/simulator-contracts";
+import { jobRoutes } from "../jobs/job-contracts";
 import { signingRoutes } from "../signing/signing-contracts";
-import { docsRoutes, systemRoutes } from "../http/system-contracts";
+import { systemRoutes } from "../system/system-contracts";
 import { verificationRoutes } from "../verification/verification-contracts";
 import { webhookRoutes } from "../webhooks/webhook-contracts";
+import { openApiRoutes } from "./openapi-contracts";
 
 export interface GatewayRouteOptions {
   /** Whether the identity-provider simulator is mounted (app.ts decides; never in production). */
@@ -18,17 +21,19 @@ export interface GatewayRouteOptions {
  * Every operation of the gateway, from the contract files the handlers are served from (`serve`).
  * A route added to app.ts without an entry here fails test/e2e/openapi.test.ts.
  */
-export function gatewayRoutes(config: AppConfig, options: GatewayRouteOptions): RouteDoc[] {
-  const all = (routes: Record<string, RouteDoc>): RouteDoc[] => Object.values(routes);
+export function gatewayRoutes(config: AppConfig, options: GatewayRouteOptions): RouteContract[] {
+  const all = (routes: Record<string, RouteContract>): RouteContract[] => Object.values(routes);
   return [
     ...all(authRoutes()),
     ...all(caseFileRoutes(config)),
+    ...all(jobRoutes(config)),
     ...PENNEO_API_VERSIONS.flatMap((v) => all(penneoApiRoutes(v))),
-    ...all(webhookRoutes()),
+    ...all(webhookRoutes(config)),
     ...all(signingRoutes()),
     ...all(verificationRoutes(config)),
     ...(options.developmentRoutes ? all(developmentRoutes()) : []),
     ...all(systemRoutes(config)),
+    ...all(openApiRoutes()),
     ...all(docsRoutes()),
     // Mounted by admin/queue-dashboard.ts under the same setting.
     ...(config.QUEUE_DASHBOARD ? all(queueDashboardRoutes()) : []),

@@ -132,15 +132,22 @@ export function toOpenApi30(schema: JsonSchema, at = "#"): JsonSchema {
  * Converts named zod schemas together, so that one of them used inside another becomes a `$ref` to
  * `#/components/schemas/<name>` rather than a copy.
  */
-export function componentSchemas(named: ReadonlyMap<string, z.ZodType>, io: SchemaIo): Record<string, JsonSchema> {
+export function componentSchemas(named: ReadonlyMap<string, z.ZodType>, io: SchemaIo, lenient = false): Record<string, JsonSchema> {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of named) registry.add(schema, { id });
-  const { schemas } = z.toJSONSchema(registry, { target: "openapi-3.0", io, uri: (id) => `${COMPONENT_PREFIX}${id}` });
+  // Lenient: what JSON Schema cannot say (a transform's output) becomes `{}` instead of an error; used
+  // only to find which names a document needs, never for the document itself.
+  const { schemas } = z.toJSONSchema(registry, {
+    target: "openapi-3.0",
+    io,
+    uri: (id) => `${COMPONENT_PREFIX}${id}`,
+    ...(lenient ? { unrepresentable: "any" as const } : {}),
+  });
   const result: Record<string, JsonSchema> = {};
   for (const [id, schema] of Object.entries(schemas)) {
     // Anything zod could not place under a name (only cycles without an id) would land here.
     if (!named.has(id)) throw new Error(`OpenAPI: unnamed shared schema "${id}"; give it a component name`);
-    result[id] = toOpenApi30(schema as JsonSchema, `${COMPONENT_PREFIX}${id}`);
+    result[id] = lenient ? (schema as JsonSchema) : toOpenApi30(schema as JsonSchema, `${COMPONENT_PREFIX}${id}`);
   }
   return result;
 }

@@ -28,7 +28,13 @@ const under = (path: string, prefix: string) => path === prefix || path.startsWi
 export function compareRoutes(document: DocumentedPaths, surface: AppSurface): CoverageReport {
   const documented = new Set<string>();
   for (const [path, item] of Object.entries(document.paths)) {
-    for (const method of Object.keys(item)) if (HTTP_METHODS.has(method)) documented.add(key(method, path));
+    for (const [method, operation] of Object.entries(item)) {
+      if (!HTTP_METHODS.has(method)) continue;
+      documented.add(key(method, path));
+      // Verbs OpenAPI has no place for (LINK, UNLINK), served by the same operation.
+      const also = (operation as { "x-also-methods"?: unknown })["x-also-methods"];
+      if (Array.isArray(also)) for (const extra of also) documented.add(key(String(extra), path));
+    }
   }
   const registered = new Set(surface.routes.map((r) => key(r.method, r.path)));
   const opaque = [...new Set(surface.mounts.filter((m) => m.kind === "app" || !surface.routes.some((r) => under(r.path, m.path))).map((m) => m.path))];

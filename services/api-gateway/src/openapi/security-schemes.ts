@@ -1,7 +1,7 @@
 import type { AppConfig } from "@esign/config";
 import { SESSION_COOKIE } from "../admin/admin-session";
 import type { JsonSchema } from "./json-schema";
-import type { SecuritySchemeName } from "./route-doc";
+import type { SecuritySchemeName } from "../contract/route";
 
 /** The ways a request authenticates (contract "Authentication"). */
 export function securitySchemes(config: AppConfig): Record<SecuritySchemeName, JsonSchema> {

@@ -17,7 +17,9 @@ import { signingPath } from "./signing-link";
  * - after an identity login, a sealed identity cookie (30 min) that opens a sensitiveData or
  *   accessControl signing page, scoped to the one signing link's path.
  */
-export const SECURE_CALLBACK_PATH = "/sign/secure/callback";
+import { SECURE_CALLBACK_PATH } from "../identity/callback-path";
+
+export { SECURE_CALLBACK_PATH };
 export const LOGIN_TTL_SECONDS = 600;
 export const IDENTITY_TTL_SECONDS = 1800;
 const LOGIN_COOKIE = "esign_login";

@@ -28,6 +28,9 @@ export function setPageContext(res: Response, language: TLanguage, pageUrl: stri
   res.locals[PAGE_KEY] = pageUrl;
 }
 
+/** Whether the request's signing link was resolved (its signer's language and page are known). */
+export const hasPageContext = (res: Response): boolean => typeof res.locals[PAGE_KEY] === "string";
+
 /** The signer's language once the link is known; before that (an unknown link) the browser's, else English. */
 export function pageLanguage(req: Request, res: Response): TLanguage {
   const known: unknown = res.locals[LANGUAGE_KEY];

@@ -1,6 +1,131 @@
 import { defineStatement, jsonText, qb, secondsBefore } from "@esign/db";
+import { CASEFILE_STATUS, SIGNER_STATUS } from "@esign/schema";
 
-/** Whether the signer's `requestOpened` event was written within the last `withinSeconds` (the database's clock). */
+/*
+ * The statements of the signer's own actions (signer-actions.ts). Each action's transaction locks
+ * the case file row first and the signer row second (lockCaseFileRow, then lockSignerForAction),
+ * the order every writer of a case file keeps, so none deadlocks another; the writes below run under
+ * those locks and re-check nothing themselves.
+ */
+
+const ID = 1;
+
+/**
+ * Locks the signer and reads all of it, as locked: the state the action is checked against again
+ * (blockerFor, the caller's recheck of methods and documents).
+ *
+ * Locks: the Signer row (FOR UPDATE) until the transaction ends, after the case file's: a second
+ * action of the same signer waits here and then sees the first one's result.
+ */
+export const lockSignerForActionSql = defineStatement(
+  "lock-signer-for-action",
+  { signerId: ID },
+  ({ signerId }) => qb.selectFrom("Signer").selectAll().where("id", "=", signerId).forUpdate(),
+  { reuse: "shape" },
+);
+
+/**
+ * Signer -> signed (4): the time, the method and value, the identity a provider vouched for, the
+ * request's evidence for the audit trail.
+ *
+ * Locks: nothing more (the signer row is already locked by lockSignerForActionSql).
+ */
+export const markSignerSignedSql = defineStatement(
+  "mark-signer-signed",
+  {
+    signerId: ID,
+    signedAt: new Date(0),
+    signatureMethod: "text",
+    signatureValue: "Name",
+    identityProvider: null as string | null,
+    identityMethod: null as string | null,
+    identitySubject: null as string | null,
+    identityNationalIdEnc: null as string | null,
+    identityVerifiedAt: null as Date | null,
+    actionIp: null as string | null,
+    actionUserAgent: null as string | null,
+  },
+  ({ signerId, ...signed }) =>
+    qb
+      .updateTable("Signer")
+      .set((eb) => ({ ...signed, status: SIGNER_STATUS.signed, updatedAt: eb.fn<Date>("now") }))
+      .where("id", "=", signerId),
+  { reuse: "shape" },
+);
+
+/**
+ * Signer -> rejected (2) with the reason and the request's evidence.
+ *
+ * Locks: nothing more (the signer row is already locked by lockSignerForActionSql).
+ */
+export const markSignerRejectedSql = defineStatement(
+  "mark-signer-rejected",
+  { signerId: ID, rejectedAt: new Date(0), rejectReason: null as string | null, actionIp: null as string | null, actionUserAgent: null as string | null },
+  ({ signerId, ...rejected }) =>
+    qb
+      .updateTable("Signer")
+      .set((eb) => ({ ...rejected, status: SIGNER_STATUS.rejected, updatedAt: eb.fn<Date>("now") }))
+      .where("id", "=", signerId),
+  { reuse: "shape" },
+);
+
+/**
+ * Case file -> rejected (2): one signer's no ends it.
+ *
+ * Locks: nothing more (the case file row is already locked by lockCaseFileRow).
+ */
+export const markCaseFileRejectedSql = defineStatement(
+  "mark-case-file-rejected",
+  { caseFileId: ID, rejectedAt: new Date(0) },
+  ({ caseFileId, rejectedAt }) =>
+    qb
+      .updateTable("CaseFile")
+      .set((eb) => ({ status: CASEFILE_STATUS.rejected, rejectedAt, updatedAt: eb.fn<Date>("now") }))
+      .where("id", "=", caseFileId),
+  { reuse: "shape" },
+);
+
+/**
+ * Claims the signer's next counted opening: openedAt becomes `now` when the signer can act (pending
+ * or undeliverable) and its last counted opening is at or before `cutoff` (or there is none).
+ * Answers the signer's id when it claimed, no row when the opening does not count.
+ *
+ * Locks: the Signer row, by the UPDATE, until the transaction ends (only that row, never the case
+ * file: page loads must not queue behind a case file's writers). Two replicas loading the page at
+ * once serialize on it, and the second one's condition no longer holds: exactly one counts.
+ */
+export const claimOpenedSql = defineStatement(
+  "claim-signer-opened",
+  { signerId: ID, now: new Date(0), cutoff: new Date(0) },
+  ({ signerId, now, cutoff }) =>
+    qb
+      .updateTable("Signer")
+      .set((eb) => ({ openedAt: now, updatedAt: eb.fn<Date>("now") }))
+      .where("id", "=", signerId)
+      .where("status", "in", [SIGNER_STATUS.pending, SIGNER_STATUS.undeliverable])
+      .where((eb) => eb.or([eb("openedAt", "is", null), eb("openedAt", "<=", cutoff)]))
+      .returning("id"),
+  { reuse: "shape" },
+);
+
+/**
+ * The case file a signer's event names: its id, its status (the event's payload) and its customer.
+ *
+ * Locks: nothing: the tracking pixel locks the signer only, and the status is read after that lock.
+ */
+export const caseFileOfEventSql = defineStatement(
+  "case-file-of-signer-event",
+  { caseFileId: ID },
+  ({ caseFileId }) => qb.selectFrom("CaseFile").select(["id", "status", "customerId"]).where("id", "=", caseFileId),
+  { reuse: "shape" },
+);
+
+/**
+ * Whether the signer's `requestOpened` event was written within the last `withinSeconds` (the
+ * database's clock, so replicas agree).
+ *
+ * Locks: nothing: the caller holds the signer's row lock, which orders the pixel's requests.
+ */
 export const recentRequestOpenedSql = defineStatement(
   "recent-request-opened-event",
   { customerId: 1, signerId: 1, withinSeconds: 60 },
@@ -17,7 +142,11 @@ export const recentRequestOpenedSql = defineStatement(
   { reuse: "shape" },
 );
 
-/** The signer's first opening of a signing request (later ones leave it as it is). */
+/**
+ * The signer's first opening of a signing request (later ones leave it as it is).
+ *
+ * Locks: nothing more (the caller holds the signer's row lock).
+ */
 export const markRequestOpenedSql = defineStatement(
   "mark-request-opened",
   { signerId: 1 },

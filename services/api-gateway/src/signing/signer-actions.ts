@@ -1,8 +1,30 @@
-import { insertEvent, lockCaseFileRow, lockSignerRow, run, runOne, type CaseFile, type Db, type Signer, type Tx } from "@esign/db";
-import { CASEFILE_STATUS, SIGNER_STATUS, caseFileEvent, signerEvent, type SignerEventType } from "@esign/schema";
+import {
+  emitEvent,
+  emitEvents,
+  lockCaseFileRow,
+  lockSignerRow,
+  run,
+  runOne,
+  type CaseFile,
+  type DB,
+  type Db,
+  type Selectable,
+  type Signer,
+  type Tx,
+} from "@esign/db";
+import { CASEFILE_STATUS, SIGNER_STATUS, caseFileEvent, signerEvent } from "@esign/schema";
 import type { RequestEvidence } from "./request-evidence";
 import { blockerFor } from "./signer-state";
-import { markRequestOpenedSql, recentRequestOpenedSql } from "./signer-actions.sql";
+import {
+  caseFileOfEventSql,
+  claimOpenedSql,
+  lockSignerForActionSql,
+  markCaseFileRejectedSql,
+  markRequestOpenedSql,
+  markSignerRejectedSql,
+  markSignerSignedSql,
+  recentRequestOpenedSql,
+} from "./signer-actions.sql";
 
 /**
  * The signer's own actions, each one transaction: the case file row and then the signer row are
@@ -16,24 +38,17 @@ export interface SignerRef {
   caseFileId: number;
 }
 
-async function lockFresh(tx: Tx, ref: SignerRef, now: Date): Promise<{ signer: Signer; caseFile: CaseFile }> {
-  await run(tx, lockCaseFileRow, { id: ref.caseFileId, customerId: undefined });
-  await run(tx, lockSignerRow, { id: ref.signerId, caseFileId: undefined });
-  const signer = await tx.signer.findUniqueOrThrow({ where: { id: ref.signerId } });
-  const caseFile = await tx.caseFile.findUniqueOrThrow({ where: { id: ref.caseFileId } });
+/** The signer as its action's transaction locked and read it (every column). */
+export type LockedSigner = Selectable<DB["Signer"]>;
+
+/** Locks the case file, then the signer (each statement reads its row as locked), and checks them again. */
+async function lockFresh(tx: Tx, ref: SignerRef, now: Date): Promise<{ signer: LockedSigner; caseFile: CaseFile }> {
+  const caseFile = await runOne(tx, lockCaseFileRow, { id: ref.caseFileId, customerId: undefined });
+  const signer = await runOne(tx, lockSignerForActionSql, { signerId: ref.signerId });
+  if (!caseFile || !signer) throw new Error(`signer ${ref.signerId} of case file ${ref.caseFileId} not found`);
   const blocker = blockerFor(signer, caseFile, now);
   if (blocker) throw blocker;
   return { signer, caseFile };
-}
-
-async function emitSignerEvent(
-  tx: Tx,
-  caseFile: Pick<CaseFile, "id" | "customerId">,
-  signerId: number,
-  eventType: SignerEventType,
-  status: number,
-): Promise<void> {
-  await insertEvent(tx, signerEvent(caseFile, status, signerId, eventType));
 }
 
 export interface Signature {
@@ -64,28 +79,26 @@ export interface VerifiedIdentity {
  * routes the event to the casefile-worker's `advance`, which opens the next round or completes.
  * `recheck` runs on the locked, fresh signer (method and documents) before anything is written.
  */
-export async function recordSignature(db: Db, ref: SignerRef, sig: Signature, recheck: (signer: Signer) => void, now = new Date()) {
+export async function recordSignature(db: Db, ref: SignerRef, sig: Signature, recheck: (signer: LockedSigner) => void, now = new Date()) {
   return db.$transaction(async (tx) => {
     const { signer, caseFile } = await lockFresh(tx, ref, now);
     recheck(signer);
-    await tx.signer.update({
-      where: { id: signer.id },
-      data: {
-        status: SIGNER_STATUS.signed,
-        signedAt: now,
-        signatureMethod: sig.method,
-        signatureValue: sig.value,
-        identityProvider: sig.identity?.provider ?? null,
-        identityMethod: sig.identity?.method ?? null,
-        identitySubject: sig.identity?.subject ?? null,
-        identityNationalIdEnc: sig.identity?.nationalIdEnc ?? null,
-        identityVerifiedAt: sig.identity?.verifiedAt ?? null,
-        actionIp: sig.evidence.ip,
-        actionUserAgent: sig.evidence.userAgent,
-      },
+    await run(tx, markSignerSignedSql, {
+      signerId: signer.id,
+      signedAt: now,
+      signatureMethod: sig.method,
+      signatureValue: sig.value,
+      identityProvider: sig.identity?.provider ?? null,
+      identityMethod: sig.identity?.method ?? null,
+      identitySubject: sig.identity?.subject ?? null,
+      identityNationalIdEnc: sig.identity?.nationalIdEnc ?? null,
+      identityVerifiedAt: sig.identity?.verifiedAt ?? null,
+      actionIp: sig.evidence.ip,
+      actionUserAgent: sig.evidence.userAgent,
     });
-    await emitSignerEvent(tx, caseFile, signer.id, "sign.signer.signed", caseFile.status);
-    if (sig.imageUpload) await emitSignerEvent(tx, caseFile, signer.id, "sign.signer.signedWithImageUploadAndNAP", caseFile.status);
+    const signed = signerEvent(caseFile, caseFile.status, signer.id, "sign.signer.signed");
+    const imageUpload = signerEvent(caseFile, caseFile.status, signer.id, "sign.signer.signedWithImageUploadAndNAP");
+    await emitEvents(tx, sig.imageUpload ? [signed, imageUpload] : [signed]);
     return { signerId: signer.id, caseFileStatus: caseFile.status };
   });
 }
@@ -95,13 +108,15 @@ export async function recordRejection(db: Db, ref: SignerRef, reason: string | n
   return db.$transaction(async (tx) => {
     const { signer, caseFile } = await lockFresh(tx, ref, now);
     const status = CASEFILE_STATUS.rejected;
-    await tx.signer.update({
-      where: { id: signer.id },
-      data: { status: SIGNER_STATUS.rejected, rejectedAt: now, rejectReason: reason, actionIp: evidence.ip, actionUserAgent: evidence.userAgent },
+    await run(tx, markSignerRejectedSql, {
+      signerId: signer.id,
+      rejectedAt: now,
+      rejectReason: reason,
+      actionIp: evidence.ip,
+      actionUserAgent: evidence.userAgent,
     });
-    await tx.caseFile.update({ where: { id: caseFile.id }, data: { status, rejectedAt: now } });
-    await emitSignerEvent(tx, caseFile, signer.id, "sign.signer.rejected", status);
-    await insertEvent(tx, caseFileEvent(caseFile, status, "sign.casefile.rejected"));
+    await run(tx, markCaseFileRejectedSql, { caseFileId: caseFile.id, rejectedAt: now });
+    await emitEvents(tx, [signerEvent(caseFile, status, signer.id, "sign.signer.rejected"), caseFileEvent(caseFile, status, "sign.casefile.rejected")]);
     return { signerId: signer.id, caseFileStatus: status };
   });
 }
@@ -116,16 +131,9 @@ export const OPENED_EVENT_MIN_INTERVAL_MS = 10_000;
 export async function recordOpened(db: Db, signer: Pick<Signer, "id">, caseFile: Pick<CaseFile, "id" | "status" | "customerId">, now = new Date()) {
   return db.$transaction(async (tx) => {
     const cutoff = new Date(now.getTime() - OPENED_EVENT_MIN_INTERVAL_MS);
-    const claimed = await tx.signer.updateMany({
-      where: {
-        id: signer.id,
-        status: { in: [SIGNER_STATUS.pending, SIGNER_STATUS.undeliverable] },
-        OR: [{ openedAt: null }, { openedAt: { lte: cutoff } }],
-      },
-      data: { openedAt: now },
-    });
-    if (claimed.count === 0) return false;
-    await emitSignerEvent(tx, caseFile, signer.id, "sign.signer.opened", caseFile.status);
+    const claimed = await runOne(tx, claimOpenedSql, { signerId: signer.id, now, cutoff });
+    if (!claimed) return false;
+    await emitEvent(tx, signerEvent(caseFile, caseFile.status, signer.id, "sign.signer.opened"));
     return true;
   });
 }
@@ -141,12 +149,13 @@ export async function recordRequestOpened(db: Db, signerId: number): Promise<boo
   return db.$transaction(async (tx) => {
     const row = await runOne(tx, lockSignerRow, { id: signerId, caseFileId: undefined });
     if (!row || row.status === SIGNER_STATUS.deleted) return false;
-    const caseFile = await tx.caseFile.findUniqueOrThrow({ where: { id: row.caseFileId }, select: { id: true, status: true, customerId: true } });
+    const caseFile = await runOne(tx, caseFileOfEventSql, { caseFileId: row.caseFileId });
+    if (!caseFile) throw new Error(`case file ${row.caseFileId} of signer ${signerId} not found`);
     const recent = await run(tx, recentRequestOpenedSql, { customerId: caseFile.customerId, signerId, withinSeconds: REQUEST_OPENED_MIN_INTERVAL_SECONDS });
     if (recent.length > 0) return false;
     // The first opening stays: it is when the signer's status became "request opened" (Penneo's 1).
     await run(tx, markRequestOpenedSql, { signerId });
-    await emitSignerEvent(tx, caseFile, signerId, "sign.signer.requestOpened", caseFile.status);
+    await emitEvent(tx, signerEvent(caseFile, caseFile.status, signerId, "sign.signer.requestOpened"));
     return true;
   });
 }

@@ -1,22 +1,28 @@
+import type { ContractHandler } from "../contract/serve";
+import { ZBinaryFile } from "../contract/common-schemas";
+import { errors, json, PUBLIC, route, TAGS } from "../contract/route";
+import { SECURE_CALLBACK_PATH } from "../identity/callback-path";
+import { SIGNING_ASSETS_PATH, ZPdfjsFileParams, ZPdfjsFolderParams, ZSigningAssetParams } from "./signing-asset-files";
 import {
-  REQUEST_COMPONENTS,
-  ZBinaryFile,
+  ZRedirectAnswer,
+  ZRejectBody,
   ZSecureCallbackQuery,
   ZSecureStartParams,
+  ZSignBody,
+  ZSignerActionAnswer,
   ZSigningDocumentParams,
   ZSigningParams,
+  ZSigningView,
+  ZStartBody,
   ZTrackingPixelParams,
-} from "../openapi/request-schemas";
-import { ZRedirectAnswer, ZSignerActionAnswer, ZSigningView } from "../openapi/response-schemas";
-import { SIGNING_ASSETS_PATH, ZPdfjsFileParams, ZPdfjsFolderParams, ZSigningAssetParams } from "./signing-asset-files";
-import { errors, json, PUBLIC, type ResponseDoc, route, TAGS } from "../openapi/route-doc";
+} from "./signing-schemas";
 
 const NEGOTIATION =
   "The signing token in the path is the credential. Browsers get HTML pages (also for refusals); " +
   "API clients send `Accept: application/json` and get JSON with the contract's error body.";
 const FORM_POST = "A plain form post from the signing page (urlencoded, Accept: text/html) is answered with a page or a 303 redirect instead.";
 
-const refusals = (extra: Record<number, string> = {}): Record<number, ResponseDoc> =>
+const refusals = (extra: Record<number, string> = {}) =>
   errors({
     404: "Unknown signing link",
     409: "Already signed, not yet sent or not yet active",
@@ -62,7 +68,7 @@ export function signingRoutes() {
       operationId: "sign",
       summary: "Sign with an insecure method (text, draw, image)",
       description: `Secure methods go through /sign/{token}/secure/{method}/start. ${FORM_POST}`,
-      request: { params: ZSigningParams, body: { schema: REQUEST_COMPONENTS.SignRequest, mediaTypes: bodyTypes } },
+      request: { params: ZSigningParams, body: { schema: ZSignBody, mediaTypes: bodyTypes } },
       responses: {
         200: { description: "Signed", content: json(ZSignerActionAnswer) },
         ...redirect,
@@ -76,7 +82,7 @@ export function signingRoutes() {
       operationId: "reject",
       summary: "Reject the signing request",
       description: FORM_POST,
-      request: { params: ZSigningParams, body: { schema: REQUEST_COMPONENTS.RejectRequest, mediaTypes: bodyTypes, required: false } },
+      request: { params: ZSigningParams, body: { schema: ZRejectBody, mediaTypes: bodyTypes, required: false } },
       responses: {
         200: { description: "Rejected", content: json(ZSignerActionAnswer) },
         ...redirect,
@@ -90,7 +96,7 @@ export function signingRoutes() {
       operationId: "startSecureLogin",
       summary: "Start an identity-provider login, to sign or to identify",
       description: FORM_POST,
-      request: { params: ZSecureStartParams, body: { schema: REQUEST_COMPONENTS.SecureStartRequest, mediaTypes: bodyTypes, required: false } },
+      request: { params: ZSecureStartParams, body: { schema: ZStartBody, mediaTypes: bodyTypes, required: false } },
       responses: {
         200: { description: "Where to send the browser", content: json(ZRedirectAnswer) },
         ...redirect,
@@ -103,7 +109,7 @@ export function signingRoutes() {
     secureLoginCallback: route({
       ...base,
       method: "get",
-      path: "/sign/secure/callback",
+      path: SECURE_CALLBACK_PATH,
       operationId: "secureLoginCallback",
       summary: "Where the identity provider sends the browser back",
       description:
@@ -159,3 +165,7 @@ export function signingRoutes() {
     }),
   };
 }
+
+export type SigningRoutes = ReturnType<typeof signingRoutes>;
+/** The handler of one signing route, typed from its contract. */
+export type SigningHandler<K extends keyof SigningRoutes> = ContractHandler<SigningRoutes[K]>;

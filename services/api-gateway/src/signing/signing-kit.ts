@@ -8,7 +8,7 @@ import { sendMessagePage } from "../html/html-page";
 import type { IdentityLogin, IdentityProvider } from "../identity/identity-provider";
 import { IdentitySessions, requiresIdentity, SECURE_CALLBACK_PATH, sessionKeys, type IdentityCookie } from "./identity-session";
 import { signerLanguage, signingMessages } from "./messages/catalog";
-import { pageLanguage, setPageContext, wantsHtml } from "./negotiate";
+import { hasPageContext, pageLanguage, setPageContext, wantsHtml } from "./negotiate";
 import { blockerFor } from "./signer-state";
 import type { SignerRef, VerifiedIdentity } from "./signer-actions";
 import { loadSigningContext, loadSigningContextOfSigner, signingPath, type SigningContext } from "./signing-link";
@@ -43,17 +43,22 @@ export function createSigningKit(ctx: GatewayContext, idp: IdentityProvider | nu
   const callbackUrl = `${base}${SECURE_CALLBACK_PATH}`;
   const limits = abuseLimits(ctx);
   /** Resolves the link; an unknown one counts against the address (link guessing, see below). */
-  const load = async (req: Request, res: Response) => {
-    try {
-      const sc = await loadSigningContext(ctx.db, req.params.token as string | undefined);
-      // From here on, every page and refusal is in the signer's language.
-      setPageContext(res, signerLanguage(sc.signer, sc.caseFile), pageUrl(sc));
-      return sc;
-    } catch (err) {
-      if (err instanceof AppError && err.code === "not_found") await limits.signingFailuresByAddress.recordFailure(addressOf(req));
-      throw err;
-    }
+  const load = async (token: string, res: Response) => {
+    const sc = await loadSigningContext(ctx.db, token);
+    // From here on, every page and refusal is in the signer's language.
+    setPageContext(res, signerLanguage(sc.signer, sc.caseFile), pageUrl(sc));
+    return sc;
   };
+
+  /**
+   * A link the request could not resolve (unknown, or not even shaped like a token: the contract's
+   * 404) counts against the address, before the refusal is answered. A 404 for something else (a
+   * document this signer may not see) does not: the link itself was good.
+   */
+  async function countUnknownLinks(err: unknown, req: Request, res: Response, next: NextFunction): Promise<void> {
+    if (err instanceof AppError && err.code === "not_found" && !hasPageContext(res)) await limits.signingFailuresByAddress.recordFailure(addressOf(req));
+    next(err);
+  }
 
   /** The signer an identity login was for; the pages that follow are in their language. */
   const loadOfSigner = async (res: Response, signerId: number) => {
@@ -140,6 +145,7 @@ export function createSigningKit(ctx: GatewayContext, idp: IdentityProvider | nu
     load,
     loadOfSigner,
     bounded,
+    countUnknownLinks,
     gate,
     identityStartUrls,
     validatedIdentity,

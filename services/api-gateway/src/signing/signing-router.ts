@@ -11,7 +11,7 @@ import { signRoute } from "./routes/sign-route";
 import { signingAssetsRouter } from "./signing-assets";
 import { createSigningKit } from "./signing-kit";
 import { signingRoutes } from "./signing-contracts";
-import { serve } from "../http/serve-route";
+import { serve } from "../contract/serve";
 import { trackingPixelRoute } from "./tracking-pixel-route";
 
 function noStore(_req: Request, res: Response, next: NextFunction): void {
@@ -52,6 +52,7 @@ export function signingRouter(ctx: GatewayContext, idp: IdentityProvider | null)
   serve(router, routes.startSecureLogin, secureStartRoute(kit));
   serve(router, routes.trackingPixel, trackingPixelRoute(ctx));
 
+  router.use("/sign", kit.countUnknownLinks);
   router.use(signingErrorHandler(ctx.logger));
   router.use(signingFailurePage(ctx.logger));
   return router;

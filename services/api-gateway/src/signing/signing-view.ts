@@ -1,8 +1,11 @@
 import type { Document } from "@esign/db";
 import { maySignDocument, SIGNER_STATUS } from "@esign/schema";
 import type { TSecureSigningMethod } from "@esign/schema";
-import { allowedMethods, type AllowedMethods } from "./signing-methods";
+import { allowedMethods } from "./signing-methods";
 import { signingPath, type SigningContext } from "./signing-link";
+import type { SigningView } from "./signing-schemas";
+
+export type { SigningView };
 
 export interface VisibleDocument {
   doc: Document;
@@ -17,20 +20,6 @@ export function visibleDocuments(ctx: Pick<SigningContext, "caseFile" | "documen
 }
 
 export const documentsToSign = (ctx: Pick<SigningContext, "documents" | "signer">) => ctx.documents.filter((d) => maySignDocument(d, ctx.signer.role));
-
-export interface SigningView {
-  signer: { id: number; name: string; role: string; onBehalfOf: string | null; status: number };
-  caseFile: { id: number; title: string; status: number; sensitiveData: boolean; visibilityMode: number };
-  state: "pending" | "signed";
-  signedAt: string | null;
-  signatureMethod: string | null;
-  canSign: boolean;
-  /** The earlier of the signer's and the case file's expiry. */
-  expireAt: string | null;
-  documents: { id: number; title: string; name: string; signable: boolean; maySign: boolean; url: string }[];
-  methods: AllowedMethods;
-  links: { page: string; sign: string; reject: string; secureStart: Record<string, string> };
-}
 
 function earliest(...dates: (Date | null)[]): Date | null {
   const set = dates.filter((d): d is Date => d !== null);

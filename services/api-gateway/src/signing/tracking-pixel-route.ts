@@ -1,8 +1,8 @@
-import type { Request, Response } from "express";
 import { parseTrackingId } from "@esign/db";
 import type { GatewayContext } from "../context";
 import { requestIdOf } from "../http/request-context";
 import { recordRequestOpened } from "./signer-actions";
+import type { SigningHandler } from "./signing-contracts";
 
 /** The smallest transparent GIF: 1x1, one colour. */
 export const PIXEL_GIF = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
@@ -11,10 +11,9 @@ export const PIXEL_GIF = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAA
  * GET /t/{trackingId}.gif from the signing-request mail. Always the same GIF, whether the id is
  * valid, unknown or the database is down: the answer tells nothing about signers.
  */
-export function trackingPixelRoute(ctx: GatewayContext) {
-  return async (req: Request, res: Response): Promise<void> => {
-    const m = /^(.{1,80})\.gif$/.exec(String(req.params.file ?? ""));
-    const signerId = m?.[1] ? parseTrackingId(m[1], ctx.config.ENCRYPTION_KEY) : null;
+export function trackingPixelRoute(ctx: GatewayContext): SigningHandler<"trackingPixel"> {
+  return async ({ params }, _req, res) => {
+    const signerId = params.file ? parseTrackingId(params.file, ctx.config.ENCRYPTION_KEY) : null;
     if (signerId !== null) {
       try {
         await recordRequestOpened(ctx.db, signerId);

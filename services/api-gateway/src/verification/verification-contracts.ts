@@ -1,7 +1,6 @@
 import type { AppConfig } from "@esign/config";
-import { REQUEST_COMPONENTS } from "../openapi/request-schemas";
-import { ZDocumentVerification, ZDocumentVerificationParams, ZPublicVerification } from "./verification-schemas";
-import { API_AUTH, errors, json, PUBLIC, route, TAGS } from "../openapi/route-doc";
+import { ZDocumentVerification, ZDocumentVerificationParams, ZPublicVerification, ZVerifyUploadRequest } from "./verification-schemas";
+import { API_AUTH, errors, json, PUBLIC, route, TAGS } from "../contract/route";
 
 const mb = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
@@ -37,7 +36,7 @@ export function verificationRoutes(config: AppConfig) {
       security: PUBLIC,
       request: {
         multipart: {
-          schema: REQUEST_COMPONENTS.VerifyUploadRequest,
+          schema: ZVerifyUploadRequest,
           description: "One part named `file` (or the raw PDF as the body)",
           parts: { file: { contentType: "application/pdf", description: "The PDF to verify" } },
         },

@@ -5,9 +5,9 @@ import type { GatewayContext } from "../context";
 import { authenticate, principalOf } from "../auth/authenticate";
 import { abuseLimits, addressOf } from "../http/abuse-limits";
 import { readPdfUpload, uploadedPdf } from "./read-pdf-upload";
-import { ZDocumentVerificationParams, presentDocumentVerification } from "./verification-schemas";
+import { presentDocumentVerification } from "./verification-schemas";
 import { verificationRoutes } from "./verification-contracts";
-import { serve } from "../http/serve-route";
+import { serve } from "../contract/serve";
 
 /**
  * Verification of sealed documents. The owner's route reports everything about the seal of a stored
@@ -19,12 +19,10 @@ export function verificationRouter(ctx: GatewayContext): Router {
   const auth = authenticate(ctx);
   const routes = verificationRoutes(ctx.config);
 
-  serve(router, routes.getDocumentVerification, auth, async (req, res) => {
-    const params = ZDocumentVerificationParams.safeParse(req.params);
+  serve(router, routes.getDocumentVerification, auth, async ({ params }, _req, res) => {
     // Another customer's case file or document answers exactly like a missing one.
-    if (!params.success) throw new AppError("not_found", "Document not found");
     const doc = await ctx.db.document.findFirst({
-      where: { id: params.data.documentId, caseFileId: params.data.id, caseFile: { customerId: principalOf(res).customerId } },
+      where: { id: params.documentId, caseFileId: params.id, caseFile: { customerId: principalOf(res).customerId } },
       select: { id: true, caseFileId: true, fileSha256: true, signedSha256: true, sealedAt: true },
     });
     if (!doc) throw new AppError("not_found", "Document not found");
@@ -40,7 +38,7 @@ export function verificationRouter(ctx: GatewayContext): Router {
     next();
   };
 
-  serve(router, routes.verifyPdf, bounded, readPdfUpload(ctx.config.UPLOAD_MAX_FILE_BYTES), async (req, res) => {
+  serve(router, routes.verifyPdf, bounded, readPdfUpload(ctx.config.UPLOAD_MAX_FILE_BYTES), async (_input, req, res) => {
     const bytes = uploadedPdf(req);
     const answer = await verifyForPublic(bytes, async (sha256) => (await ctx.db.sealCertificate.count({ where: { sha256 } })) > 0);
     res.setHeader("Cache-Control", "no-store");

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import type { PublicVerification, SealReport } from "@esign/seal";
+import type { SealReport } from "@esign/seal";
+import { component } from "../contract/components";
+import { ZId } from "../contract/common-schemas";
 
-const ZId = z.coerce.number().int().positive().max(2_147_483_647);
 export const ZDocumentVerificationParams = z.object({ id: ZId, documentId: ZId });
 
 const ZCertificate = z.object({
@@ -13,39 +14,45 @@ const ZCertificate = z.object({
   sha256Fingerprint: z.string().describe("Lowercase hex SHA-256 of the DER certificate"),
 });
 
-export const ZDocumentVerification = z
-  .object({
-    caseFileId: z.int(),
-    documentId: z.int(),
-    originalSha256: z.string().describe("SHA-256 of the PDF as uploaded"),
-    sealedSha256: z.string().nullable().describe("SHA-256 of the sealed copy; null until the case file is finalized"),
-    sealed: z.boolean().describe("A sealed copy exists (false for attachments and before finalization)"),
-    sealedAt: z.iso.datetime().nullable(),
-    sealValid: z.boolean().nullable().describe("The seal's signature holds and no signed byte changed"),
-    coversWholeFile: z.boolean().nullable().describe("The signed ranges cover every byte of the file except the signature itself"),
-    signingCertificateV2: z.boolean().nullable().describe("The CAdES signing-certificate-v2 attribute names the seal certificate"),
-    level: z.enum(["B-B", "B-T"]).nullable().describe("PAdES baseline level: B-T when a valid RFC 3161 timestamp is embedded"),
-    signingTime: z.iso.datetime().nullable().describe("Claimed by the platform's clock (signed attribute)"),
-    certificate: ZCertificate.nullable(),
-    timestamp: z
-      .object({ time: z.iso.datetime(), valid: z.boolean(), authority: ZCertificate.nullable() })
-      .nullable()
-      .describe("RFC 3161 timestamp over the signature, with TSA_URL configured"),
-  })
-  .describe("The seal of a document of your own case file");
+export const ZDocumentVerification = component(
+  "DocumentVerification",
+  z
+    .object({
+      caseFileId: z.int(),
+      documentId: z.int(),
+      originalSha256: z.string().describe("SHA-256 of the PDF as uploaded"),
+      sealedSha256: z.string().nullable().describe("SHA-256 of the sealed copy; null until the case file is finalized"),
+      sealed: z.boolean().describe("A sealed copy exists (false for attachments and before finalization)"),
+      sealedAt: z.iso.datetime().nullable(),
+      sealValid: z.boolean().nullable().describe("The seal's signature holds and no signed byte changed"),
+      coversWholeFile: z.boolean().nullable().describe("The signed ranges cover every byte of the file except the signature itself"),
+      signingCertificateV2: z.boolean().nullable().describe("The CAdES signing-certificate-v2 attribute names the seal certificate"),
+      level: z.enum(["B-B", "B-T"]).nullable().describe("PAdES baseline level: B-T when a valid RFC 3161 timestamp is embedded"),
+      signingTime: z.iso.datetime().nullable().describe("Claimed by the platform's clock (signed attribute)"),
+      certificate: ZCertificate.nullable(),
+      timestamp: z
+        .object({ time: z.iso.datetime(), valid: z.boolean(), authority: ZCertificate.nullable() })
+        .nullable()
+        .describe("RFC 3161 timestamp over the signature, with TSA_URL configured"),
+    })
+    .describe("The seal of a document of your own case file"),
+);
 
-export const ZPublicVerification = z
-  .object({
-    verdict: z.enum(["sealed_unchanged", "sealed_changed", "not_sealed_by_this_platform"]),
-    sealedByThisPlatform: z.boolean(),
-    unchanged: z.boolean().nullable().describe("null when the file carries no seal of this platform"),
-  })
-  .describe("Whether this platform sealed the PDF, and whether it changed since; nothing else");
+export const ZPublicVerification = component(
+  "PublicVerification",
+  z
+    .object({
+      verdict: z.enum(["sealed_unchanged", "sealed_changed", "not_sealed_by_this_platform"]),
+      sealedByThisPlatform: z.boolean(),
+      unchanged: z.boolean().nullable().describe("null when the file carries no seal of this platform"),
+    })
+    .describe("Whether this platform sealed the PDF, and whether it changed since; nothing else"),
+);
 
 /** The multipart form of POST /verify (the raw body form needs no schema: it is the PDF). */
-export const ZVerifyUploadRequest = z.object({ file: z.string().meta({ format: "binary" }) });
+export const ZVerifyUploadRequest = component("VerifyUploadRequest", z.object({ file: z.string().meta({ format: "binary" }) }));
 
-export type DocumentVerification = z.output<typeof ZDocumentVerification>;
+export type DocumentVerification = z.input<typeof ZDocumentVerification>;
 
 /** The answer of GET .../verification from the stored document and the seal report of its file. */
 export function presentDocumentVerification(
@@ -68,8 +75,3 @@ export function presentDocumentVerification(
     timestamp: report?.timestamp ?? null,
   };
 }
-
-// The answers are built from @esign/seal's types: a field renamed there breaks the build here.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Expect<T extends true> = T;
-export type VerificationSchemaChecks = [Expect<Same<z.output<typeof ZPublicVerification>, PublicVerification>>];

@@ -1,5 +1,6 @@
-import { advisoryXactLock, run, type Tx } from "@esign/db";
+import { advisoryXactLock, run, runOne, type Tx } from "@esign/db";
 import { AppError } from "@esign/errors";
+import { countActiveSubscriptionsSql, subscriptionAtEndpointSql } from "./active-limit.sql";
 
 /** Spec, Limits: active webhook subscriptions per customer. */
 export const MAX_ACTIVE_SUBSCRIPTIONS = 5;
@@ -18,7 +19,7 @@ export async function lockCustomerSubscriptions(tx: Tx, customerId: number): Pro
 
 /** Call inside the transaction that holds lockCustomerSubscriptions, right before activating one. */
 export async function assertActiveSlotFree(tx: Tx, customerId: number): Promise<void> {
-  const active = await tx.webhookSubscription.count({ where: { customerId, isActive: true, deletedAt: null } });
+  const active = (await runOne(tx, countActiveSubscriptionsSql, { customerId }))?.active ?? 0;
   if (active >= MAX_ACTIVE_SUBSCRIPTIONS) {
     throw new AppError("conflict", `A customer may have at most ${MAX_ACTIVE_SUBSCRIPTIONS} active webhook subscriptions; disable or delete one first`);
   }
@@ -30,6 +31,6 @@ export async function assertActiveSlotFree(tx: Tx, customerId: number): Promise<
  * subscription being edited.
  */
 export async function assertEndpointFree(tx: Tx, customerId: number, endpoint: string, except?: string): Promise<void> {
-  const taken = await tx.webhookSubscription.count({ where: { customerId, endpoint, deletedAt: null, ...(except ? { id: { not: except } } : {}) } });
-  if (taken > 0) throw new AppError("conflict", "This account already has a subscription to this endpoint; update that one instead");
+  const taken = await runOne(tx, subscriptionAtEndpointSql, { customerId, endpoint, except });
+  if (taken) throw new AppError("conflict", "This account already has a subscription to this endpoint; update that one instead");
 }

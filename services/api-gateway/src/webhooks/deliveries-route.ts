@@ -1,17 +1,15 @@
 import { Router, type RequestHandler } from "express";
 import { z } from "zod";
-import { run, type Db } from "@esign/db";
+import { run, runOne, type Db } from "@esign/db";
 import { AppError } from "@esign/errors";
 import { requestRedelivery } from "@esign/webhooks";
 import type { GatewayContext } from "../context";
 import { principalOf } from "../auth/authenticate";
-import { decodeCursor, encodeCursor, type AttemptPosition } from "./delivery-cursor";
+import { encodeCursor, type AttemptPosition } from "./delivery-cursor";
 import { ownedSubscription, requireActive } from "./owned-subscription";
-import { ZDeliveriesQuery, ZResourceId } from "./subscription-schemas";
 import type { webhookRoutes } from "./webhook-contracts";
-import { serve } from "../http/serve-route";
-import { parseOr400 } from "./parse-request";
-import { attemptPageSql } from "./deliveries.sql";
+import { serve } from "../contract/serve";
+import { attemptPageSql, deliveryOfEventSql } from "./deliveries.sql";
 
 // Read through typed SQL for createdAt at full microsecond precision (the cursor); rows are re-checked here.
 const ZAttemptRow = z.object({
@@ -50,31 +48,24 @@ const presentAttempt = (a: AttemptRow) => ({
 export function deliveriesRouter(ctx: GatewayContext, auth: RequestHandler, routes: ReturnType<typeof webhookRoutes>): Router {
   const router = Router();
 
-  serve(router, routes.listDeliveries, auth, async (req, res) => {
-    const sub = await ownedSubscription(ctx.db, principalOf(res).customerId, req.params.id);
-    const query = await parseOr400(ZDeliveriesQuery, req.query, "Invalid paging parameters");
-    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  serve(router, routes.listDeliveries, auth, async ({ params, query }, _req, res) => {
+    const sub = await ownedSubscription(ctx.db, principalOf(res).customerId, params.id);
     // One row more than asked tells whether another page exists without a count query.
-    const rows = await attemptPage(ctx.db, sub.id, query.limit + 1, after);
+    const rows = await attemptPage(ctx.db, sub.id, query.limit + 1, query.cursor);
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1];
     const nextCursor = rows.length > query.limit && last ? encodeCursor({ createdAt: last.position, id: last.id }) : null;
     res.json({ data: page.map(presentAttempt), nextCursor });
   });
 
-  serve(router, routes.redeliverEvent, auth, async (req, res) => {
-    const sub = await ownedSubscription(ctx.db, principalOf(res).customerId, req.params.id);
-    const eventId = ZResourceId.safeParse(req.params.eventId);
+  serve(router, routes.redeliverEvent, auth, async ({ params: { id, eventId } }, _req, res) => {
+    const sub = await ownedSubscription(ctx.db, principalOf(res).customerId, id);
     const notDelivered = () => new AppError("not_found", "This subscription has no delivery of that event");
-    if (!eventId.success) throw notDelivered();
-    const delivery = await ctx.db.webhookDelivery.findUnique({
-      where: { eventId_subscriptionId: { eventId: eventId.data, subscriptionId: sub.id } },
-      select: { id: true },
-    });
+    const delivery = await runOne(ctx.db, deliveryOfEventSql, { subscriptionId: sub.id, eventId });
     if (!delivery) throw notDelivered();
     requireActive(sub, "requesting a redelivery");
-    if (!(await requestRedelivery(ctx.db, ctx.producer, sub.id, eventId.data))) throw notDelivered();
-    res.status(202).json({ eventId: eventId.data });
+    if (!(await requestRedelivery(ctx.db, ctx.producer, sub.id, eventId))) throw notDelivered();
+    res.status(202).json({ eventId });
   });
   return router;
 }

@@ -5,6 +5,8 @@ import type { AttemptPosition } from "./delivery-cursor";
  * One page of a subscription's attempt log, newest first; ties on createdAt go by id ascending, the
  * order of the (subscriptionId, createdAt DESC, id) index. `position` is createdAt at full precision,
  * for the next page's cursor.
+ *
+ * Locks: nothing: attempts are only ever added, and a page is a snapshot.
  */
 export const attemptPageSql = defineStatement(
   "webhook-attempt-page",
@@ -38,4 +40,17 @@ export const attemptPageSql = defineStatement(
       .orderBy("createdAt", "desc")
       .orderBy("id", "asc")
       .limit(limit),
+);
+
+/**
+ * The delivery of one event to one subscription, if there is one (a redelivery may only be asked
+ * for an event the subscription was sent).
+ *
+ * Locks: nothing: the reset that follows (requestRedelivery, an UPDATE) takes the row lock it needs.
+ */
+export const deliveryOfEventSql = defineStatement(
+  "webhook-delivery-of-event",
+  { subscriptionId: "00000000-0000-4000-8000-000000000000", eventId: "00000000-0000-4000-8000-000000000000" },
+  ({ subscriptionId, eventId }) => qb.selectFrom("WebhookDelivery").select("id").where("eventId", "=", eventId).where("subscriptionId", "=", subscriptionId),
+  { reuse: "shape" },
 );

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { AppError } from "@esign/errors";
 
 /**
  * Position after the last item of a page: (createdAt, id). The timestamp is carried as PostgreSQL's
@@ -17,7 +16,7 @@ export function encodeCursor(p: AttemptPosition): string {
   return Buffer.from(JSON.stringify([p.createdAt, p.id])).toString("base64url");
 }
 
-export function decodeCursor(cursor: string): AttemptPosition {
+function decodeCursor(cursor: string): AttemptPosition | undefined {
   let raw: unknown;
   try {
     raw = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
@@ -25,10 +24,18 @@ export function decodeCursor(cursor: string): AttemptPosition {
     raw = undefined;
   }
   const parsed = ZPosition.safeParse(raw);
-  if (!parsed.success || Number.isNaN(Date.parse(parsed.data[0]))) {
-    throw new AppError("validation_failed", "Invalid cursor", [
-      { path: "cursor", code: "invalid_cursor", message: "pass back the nextCursor of a previous page unchanged" },
-    ]);
-  }
+  if (!parsed.success || Number.isNaN(Date.parse(parsed.data[0]))) return undefined;
   return { createdAt: parsed.data[0], id: parsed.data[1] };
 }
+
+/** The `cursor` query parameter: the position it carries, or the issue that names it. */
+export const ZCursor = z
+  .string()
+  .min(1)
+  .max(512)
+  .transform((cursor, ctx) => {
+    const position = decodeCursor(cursor);
+    if (position) return position;
+    ctx.addIssue({ code: "custom", message: "pass back the nextCursor of a previous page unchanged", params: { code: "invalid_cursor" } });
+    return z.NEVER;
+  });

@@ -1,6 +1,5 @@
 import type { Db, WebhookSubscription } from "@esign/db";
 import { AppError } from "@esign/errors";
-import { ZResourceId } from "./subscription-schemas";
 
 export const subscriptionNotFound = () => new AppError("not_found", "Subscription not found");
 
@@ -8,10 +7,8 @@ export const subscriptionNotFound = () => new AppError("not_found", "Subscriptio
  * Another customer's subscription, a deleted one and a malformed id all answer the same 404, so that
  * ids of other customers cannot be probed.
  */
-export async function ownedSubscription(db: Db, customerId: number, rawId: unknown): Promise<WebhookSubscription> {
-  const id = ZResourceId.safeParse(rawId);
-  if (!id.success) throw subscriptionNotFound();
-  const sub = await db.webhookSubscription.findFirst({ where: { id: id.data, customerId, deletedAt: null } });
+export async function ownedSubscription(db: Db, customerId: number, id: string): Promise<WebhookSubscription> {
+  const sub = await db.webhookSubscription.findFirst({ where: { id, customerId, deletedAt: null } });
   if (!sub) throw subscriptionNotFound();
   return sub;
 }

@@ -1,6 +1,5 @@
 import { Router } from "express";
 import { cancelSubscriptionDeliveries, createAccountTestEvent, createTestEvent, resumeSubscription, SubscriptionNotFoundError } from "@esign/webhooks";
-import { allowedNetworks } from "@esign/net-guard";
 import type { GatewayContext } from "../context";
 import { authenticate, principalOf } from "../auth/authenticate";
 import { requestIdOf } from "../http/request-context";
@@ -8,32 +7,24 @@ import { deliveriesRouter } from "./deliveries-route";
 import { ownedSubscription, requireActive, subscriptionNotFound } from "./owned-subscription";
 import { presentSubscription } from "./present-subscription";
 import { createSubscription, softDeleteSubscription, updateSubscription } from "./subscription-changes";
-import { subscriptionSchemas } from "./subscription-schemas";
 import { webhookRoutes } from "./webhook-contracts";
-import { serve } from "../http/serve-route";
-import { parseOr400 } from "./parse-request";
+import { serve } from "../contract/serve";
 
 /** The webhook subscription API of the contract; every route is scoped to the caller's customer. */
 export function webhookSubscriptionRouter(ctx: GatewayContext): Router {
   const router = Router();
   const auth = authenticate(ctx);
   const key = ctx.config.ENCRYPTION_KEY;
-  const schemas = subscriptionSchemas({
-    allowPrivate: ctx.config.WEBHOOK_ALLOW_PRIVATE,
-    requireHttps: ctx.config.production,
-    allowedNetworks: allowedNetworks(ctx.config.WEBHOOK_ALLOWED_PRIVATE_NETWORKS ?? []),
-  });
-  const routes = webhookRoutes();
+  const routes = webhookRoutes(ctx.config);
 
-  serve(router, routes.createSubscription, auth, async (req, res) => {
+  serve(router, routes.createSubscription, auth, async ({ body: input }, _req, res) => {
     const actor = principalOf(res);
-    const input = await parseOr400(schemas.create, req.body, "The subscription request is invalid");
     const { sub } = await createSubscription(ctx.db, actor, input, key);
     ctx.logger.info("webhook subscription created", { requestId: requestIdOf(res), subscriptionId: sub.id, customerId: actor.customerId });
     res.status(201).json(presentSubscription(sub, key));
   });
 
-  serve(router, routes.listSubscriptions, auth, async (_req, res) => {
+  serve(router, routes.listSubscriptions, auth, async (_input, _req, res) => {
     const subs = await ctx.db.webhookSubscription.findMany({
       where: { customerId: principalOf(res).customerId, deletedAt: null },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
@@ -44,21 +35,20 @@ export function webhookSubscriptionRouter(ctx: GatewayContext): Router {
 
   // Penneo's account-wide test, before `/:id` routes: fires `webhook.subscription.test` to every
   // active subscription of the customer that includes it, and answers 204 as the collection expects.
-  serve(router, routes.testAllSubscriptions, auth, async (_req, res) => {
+  serve(router, routes.testAllSubscriptions, auth, async (_input, _req, res) => {
     const actor = principalOf(res);
     const eventId = await createAccountTestEvent(ctx.db, actor.customerId);
     ctx.logger.info("webhook test event for the account", { requestId: requestIdOf(res), customerId: actor.customerId, eventId });
     res.status(204).end();
   });
 
-  serve(router, routes.getSubscription, auth, async (req, res) => {
-    res.json(presentSubscription(await ownedSubscription(ctx.db, principalOf(res).customerId, req.params.id), key));
+  serve(router, routes.getSubscription, auth, async ({ params }, _req, res) => {
+    res.json(presentSubscription(await ownedSubscription(ctx.db, principalOf(res).customerId, params.id), key));
   });
 
-  serve(router, routes.updateSubscription, auth, async (req, res) => {
+  serve(router, routes.updateSubscription, auth, async ({ params, body: input }, _req, res) => {
     const actor = principalOf(res);
-    const { id } = await ownedSubscription(ctx.db, actor.customerId, req.params.id);
-    const input = await parseOr400(schemas.update, req.body, "The subscription update is invalid");
+    const { id } = await ownedSubscription(ctx.db, actor.customerId, params.id);
     const sub = await updateSubscription(ctx.db, actor, id, input);
     // Also on an already active subscription: a client retrying after a failed resume heals it.
     if (input.isActive === true && sub.isActive) {
@@ -68,18 +58,18 @@ export function webhookSubscriptionRouter(ctx: GatewayContext): Router {
     res.json(presentSubscription(sub, key));
   });
 
-  serve(router, routes.deleteSubscription, auth, async (req, res) => {
+  serve(router, routes.deleteSubscription, auth, async ({ params }, _req, res) => {
     const actor = principalOf(res);
-    const { id } = await ownedSubscription(ctx.db, actor.customerId, req.params.id);
+    const { id } = await ownedSubscription(ctx.db, actor.customerId, params.id);
     await softDeleteSubscription(ctx.db, actor, id);
     const cancelled = await cancelSubscriptionDeliveries(ctx.db, id);
     ctx.logger.info("webhook subscription deleted", { requestId: requestIdOf(res), subscriptionId: id, cancelled });
     res.status(204).end();
   });
 
-  serve(router, routes.testSubscription, auth, async (req, res) => {
+  serve(router, routes.testSubscription, auth, async ({ params }, _req, res) => {
     const actor = principalOf(res);
-    const sub = await ownedSubscription(ctx.db, actor.customerId, req.params.id);
+    const sub = await ownedSubscription(ctx.db, actor.customerId, params.id);
     requireActive(sub, "sending a test event");
     // Deleted between the lookup above and the event's own check: same answer as if it came first.
     const eventId = await createTestEvent(ctx.db, actor.customerId, sub.id).catch((err: unknown) => {

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { checkEndpoint, type EndpointPolicy } from "@esign/net-guard";
 import { ZEventType } from "@esign/schema";
+import { component } from "../contract/components";
+import { isoTime } from "../contract/common-schemas";
+import { ZCursor } from "./delivery-cursor";
 
 export const SUBSCRIPTIONS_PATH = "/webhook/api/v1/subscriptions";
 
@@ -62,14 +65,20 @@ function caseInsensitiveFields(input: unknown): unknown {
 export function subscriptionSchemas(policy: EndpointPolicy) {
   const endpoint = zEndpoint(policy);
   // sdk-php and Penneo's Postman collection send `isActive` with a create too.
-  const create = z.preprocess(caseInsensitiveFields, z.object({ eventTypes: ZEventTypes, endpoint, isActive: z.boolean().default(true) }));
-  const update = z.preprocess(
-    caseInsensitiveFields,
-    z
-      .object({ eventTypes: ZEventTypes.optional(), endpoint: endpoint.optional(), isActive: z.boolean().optional() })
-      .refine((b) => b.eventTypes !== undefined || b.endpoint !== undefined || b.isActive !== undefined, {
-        message: "give at least one of endpoint, eventTypes, isActive",
-      }),
+  const create = component(
+    "SubscriptionCreate",
+    z.preprocess(caseInsensitiveFields, z.object({ eventTypes: ZEventTypes, endpoint, isActive: z.boolean().default(true) })),
+  );
+  const update = component(
+    "SubscriptionUpdate",
+    z.preprocess(
+      caseInsensitiveFields,
+      z
+        .object({ eventTypes: ZEventTypes.optional(), endpoint: endpoint.optional(), isActive: z.boolean().optional() })
+        .refine((b) => b.eventTypes !== undefined || b.endpoint !== undefined || b.isActive !== undefined, {
+          message: "give at least one of endpoint, eventTypes, isActive",
+        }),
+    ),
   );
   return { create, update };
 }
@@ -83,5 +92,49 @@ export const MAX_PAGE_SIZE = 100;
 
 export const ZDeliveriesQuery = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
-  cursor: z.string().min(1).max(512).optional(),
+  cursor: ZCursor.optional().describe("The nextCursor of the previous page"),
 });
+
+export const ZSubscriptionParams = z.object({ id: ZResourceId });
+export const ZRedeliverParams = z.object({ id: ZResourceId, eventId: ZResourceId });
+
+// Answers.
+
+export const ZSubscription = component(
+  "Subscription",
+  z.object({
+    customerId: z.int(),
+    id: z.uuid(),
+    isActive: z.boolean(),
+    secret: z.string().describe("Key of the X-Event-Signature HMAC; shown on every read"),
+    eventTypes: z.array(ZEventType),
+    endpoint: z.string(),
+    createdAt: isoTime(),
+    updatedAt: isoTime(),
+  }),
+);
+export type SubscriptionView = z.input<typeof ZSubscription>;
+
+export const ZSubscriptionList = component("SubscriptionList", z.object({ items: z.array(ZSubscription) }));
+
+export const ZEventIdAnswer = component("EventIdAnswer", z.object({ eventId: z.uuid() }));
+
+export const ZDeliveryAttempt = z.object({
+  id: z.uuid(),
+  eventId: z.uuid(),
+  attemptNumber: z.int(),
+  outcome: z.string(),
+  httpStatus: z.int().nullable(),
+  cause: z.string(),
+  durationMs: z.int(),
+  nextAttemptAt: isoTime().nullable(),
+  createdAt: isoTime(),
+});
+
+export const ZDeliveryPage = component(
+  "DeliveryPage",
+  z.object({
+    data: z.array(ZDeliveryAttempt).describe("Newest first"),
+    nextCursor: z.string().nullable().describe("Pass as ?cursor= for the next page; null on the last page"),
+  }),
+);

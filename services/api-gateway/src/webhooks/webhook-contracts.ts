@@ -1,19 +1,36 @@
 import { MAX_ACTIVE_SUBSCRIPTIONS } from "./active-limit";
-import { SUBSCRIPTIONS_PATH, ZDeliveriesQuery } from "./subscription-schemas";
-import { REQUEST_COMPONENTS, ZRedeliverParams, ZSubscriptionParams } from "../openapi/request-schemas";
-import { ZDeliveryPage, ZEventIdAnswer, ZSubscription, ZSubscriptionList } from "../openapi/response-schemas";
-import { API_AUTH, errors, json, type ResponseDoc, route, TAGS } from "../openapi/route-doc";
+import type { AppConfig } from "@esign/config";
+import { allowedNetworks } from "@esign/net-guard";
+import {
+  SUBSCRIPTIONS_PATH,
+  subscriptionSchemas,
+  ZDeliveriesQuery,
+  ZDeliveryPage,
+  ZEventIdAnswer,
+  ZRedeliverParams,
+  ZSubscription,
+  ZSubscriptionList,
+  ZSubscriptionParams,
+} from "./subscription-schemas";
+import { API_AUTH, errors, json, route, TAGS } from "../contract/route";
 
 const byId = `${SUBSCRIPTIONS_PATH}/{id}`;
 
-const common = (extra: Record<number, string> = {}): Record<number, ResponseDoc> => errors({ 401: "Missing or invalid token", ...extra });
+const common = (extra: Record<number, string> = {}) => errors({ 401: "Missing or invalid token", ...extra });
 
 const endpointRules =
-  "`endpoint` must be an absolute http(s) URL; in production https and a public address only. Unknown event types " +
+  "`endpoint` must be an absolute http(s) URL; in production https and a public address only (or one in " +
+  "WEBHOOK_ALLOWED_PRIVATE_NETWORKS). Unknown event types " +
   "and refused endpoints answer 400 with every failing field.";
 
-export function webhookRoutes() {
+/** The endpoint policy (https and public addresses in production) is part of the body schemas. */
+export function webhookRoutes(config: Pick<AppConfig, "WEBHOOK_ALLOW_PRIVATE" | "production"> & Partial<Pick<AppConfig, "WEBHOOK_ALLOWED_PRIVATE_NETWORKS">>) {
   const base = { tags: [TAGS.webhooks], security: API_AUTH } as const;
+  const schemas = subscriptionSchemas({
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+    requireHttps: config.production,
+    allowedNetworks: allowedNetworks(config.WEBHOOK_ALLOWED_PRIVATE_NETWORKS ?? []),
+  });
   return {
     createSubscription: route({
       ...base,
@@ -22,7 +39,7 @@ export function webhookRoutes() {
       operationId: "createSubscription",
       summary: "Subscribe to events",
       description: `${endpointRules} At most ${MAX_ACTIVE_SUBSCRIPTIONS} active subscriptions per customer, one per endpoint. \`isActive\` (default true) may be sent too.`,
-      request: { body: { schema: REQUEST_COMPONENTS.SubscriptionCreate, mediaTypes: ["application/json"] } },
+      request: { body: { schema: schemas.create, mediaTypes: ["application/json"] } },
       responses: {
         201: { description: "The subscription, with its signing secret", content: json(ZSubscription) },
         ...common({ 400: "Invalid event types or endpoint", 409: `Already ${MAX_ACTIVE_SUBSCRIPTIONS} active subscriptions, or one to this endpoint` }),
@@ -61,7 +78,7 @@ export function webhookRoutes() {
       operationId: "updateSubscription",
       summary: "Change endpoint, event types or isActive",
       description: `${endpointRules} \`isActive: true\` re-enables a disabled subscription and its deliveries resume. Unknown properties are ignored, so a fetched object can be sent back.`,
-      request: { params: ZSubscriptionParams, body: { schema: REQUEST_COMPONENTS.SubscriptionUpdate, mediaTypes: ["application/json"] } },
+      request: { params: ZSubscriptionParams, body: { schema: schemas.update, mediaTypes: ["application/json"] } },
       responses: {
         200: { description: "The changed subscription", content: json(ZSubscription) },
         ...common({

@@ -1,6 +1,5 @@
-import type { CaseFile, Tx } from "@esign/db";
-import { SIGNER_STATUS } from "@esign/schema";
-import { emitSignerEvents } from "./lifecycle-events";
+import { emitEvents, type CaseFile, type Tx } from "@esign/db";
+import { SIGNER_STATUS, signerEvent } from "@esign/schema";
 import { planRound, type RoundSigner } from "./signer-rounds";
 
 export const roundSignerSelect = { id: true, signOrder: true, status: true, activeAt: true, expireAt: true, expiredAt: true } as const;
@@ -23,12 +22,9 @@ export async function activateCurrentRound(tx: Tx, caseFile: Pick<CaseFile, "id"
   });
   const movedIds = new Set(moved.map((s) => s.id));
   // In signer order (as planned), so the events' seq follows it.
-  await emitSignerEvents(
+  await emitEvents(
     tx,
-    caseFile,
-    caseFileStatus,
-    activateNow.filter((s) => movedIds.has(s.id)).map((s) => s.id),
-    "sign.signer.requestActivated",
+    activateNow.filter((s) => movedIds.has(s.id)).map((s) => signerEvent(caseFile, caseFileStatus, s.id, "sign.signer.requestActivated")),
   );
   return activateNow;
 }

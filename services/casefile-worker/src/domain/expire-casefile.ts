@@ -1,6 +1,5 @@
-import type { Tx } from "@esign/db";
-import { CASEFILE_STATUS } from "@esign/schema";
-import { emitCaseFileEvent } from "./lifecycle-events";
+import { emitEvent, type Tx } from "@esign/db";
+import { CASEFILE_STATUS, caseFileEvent } from "@esign/schema";
 import { lockCaseFile } from "./lock-casefile";
 
 export type ExpireOutcome = { kind: "expired" } | { kind: "unchanged" } | { kind: "early"; at: Date };
@@ -19,6 +18,6 @@ export async function expireCaseFile(tx: Tx, caseFileId: number, now: Date = new
   if (caseFile.expireAt.getTime() > now.getTime()) return { kind: "early", at: caseFile.expireAt };
   const status = CASEFILE_STATUS.expired;
   await tx.caseFile.update({ where: { id: caseFileId }, data: { status, expiredAt: now } });
-  await emitCaseFileEvent(tx, caseFile, status, "sign.casefile.expired");
+  await emitEvent(tx, caseFileEvent(caseFile, status, "sign.casefile.expired"));
   return { kind: "expired" };
 }

@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { Tx } from "@esign/db";
-import { CASEFILE_STATUS, SIGNER_STATUS } from "@esign/schema";
+import { emitEvent, emitEvents, type Tx } from "@esign/db";
+import { CASEFILE_STATUS, SIGNER_STATUS, caseFileEvent, signerEvent } from "@esign/schema";
 import type { WorkerContext } from "../context";
-import { emitCaseFileEvent, emitSignerEvent } from "./lifecycle-events";
 import { lockCaseFile } from "./lock-casefile";
 import { sealSignableDocuments } from "./seal-documents";
 import { UnusableDocumentError } from "./unusable-document";
@@ -17,9 +16,12 @@ async function completeCaseFile(tx: Tx, caseFileId: number, now: Date): Promise<
   if (unsigned > 0) throw new Error(`${unsigned} signable document(s) have no signed copy yet`);
   const status = CASEFILE_STATUS.completed;
   await tx.caseFile.update({ where: { id: caseFileId }, data: { status, completedAt: now } });
-  await emitCaseFileEvent(tx, caseFile, status, "sign.casefile.completed");
   const signers = await tx.signer.findMany({ where: { caseFileId, status: SIGNER_STATUS.signed }, select: { id: true }, orderBy: { id: "asc" } });
-  for (const s of signers) await emitSignerEvent(tx, caseFile, status, s.id, "sign.signer.finalized");
+  // One statement, in this order: the case file's event first, then each signer's (seq follows it).
+  await emitEvents(tx, [
+    caseFileEvent(caseFile, status, "sign.casefile.completed"),
+    ...signers.map((s) => signerEvent(caseFile, status, s.id, "sign.signer.finalized")),
+  ]);
   return true;
 }
 
@@ -29,7 +31,7 @@ async function failCaseFile(tx: Tx, caseFileId: number, reason: string, now: Dat
   if (!caseFile || caseFile.status !== CASEFILE_STATUS.signed) return false;
   const status = CASEFILE_STATUS.failed;
   await tx.caseFile.update({ where: { id: caseFileId }, data: { status, failedAt: now, failureReason: reason } });
-  await emitCaseFileEvent(tx, caseFile, status, "sign.casefile.failed");
+  await emitEvent(tx, caseFileEvent(caseFile, status, "sign.casefile.failed"));
   return true;
 }
 

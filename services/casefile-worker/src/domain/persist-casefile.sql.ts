@@ -1,3 +1,4 @@
+import type { LogRow } from "@esign/schema";
 import {
   defineStatement,
   nextId,
@@ -6,6 +7,7 @@ import {
   one,
   qb,
   serializedEventInsert,
+  serializedLogInsert,
   withCtes,
   type DB,
   type Insertable,
@@ -26,7 +28,11 @@ export interface CaseFileRows {
 
 /**
  * Locks the creation job row and draws the ids the case file and its signers will have, in one
- * round trip (see lockAndAllocate).
+ * round trip (see lockAndAllocate); answers the job's status as locked.
+ *
+ * Locks: the CreationJob row (FOR UPDATE) until the transaction ends: a second run of the same job
+ * (a stalled worker's) waits, then finds it completed and makes nothing. Drawing from the sequences
+ * locks nothing (an id drawn by a rolled-back run is skipped, never reused).
  */
 export const lockAndAllocateSql = defineStatement(
   "lock-creation-job-and-allocate-ids",
@@ -39,6 +45,19 @@ export const lockAndAllocateSql = defineStatement(
       .forUpdate(),
   { reuse: "shape" },
 );
+
+const SAMPLE_LOG: LogRow = {
+  customerId: 1,
+  caseFileId: 1,
+  signerId: 1,
+  code: 8,
+  event: "requestActivated",
+  actor: "system",
+  userId: null,
+  ip: null,
+  userAgent: null,
+  detailJson: null,
+};
 
 const SAMPLE: CaseFileRows = {
   caseFile: {
@@ -66,6 +85,7 @@ const SAMPLE: CaseFileRows = {
       eventType: "sign.signer.requestActivated",
       payloadJson: "{}",
       targetSubscriptionId: null,
+      log: SAMPLE_LOG,
     },
   ],
 };
@@ -73,6 +93,8 @@ const SAMPLE: CaseFileRows = {
 /**
  * The case file with its documents, cc recipients, signers and signing links, the creation job
  * marked completed with its result, and the events: one statement of data-modifying CTEs.
+ *
+ * Locks: the new rows only, and the creation job's row, already locked by lockAndAllocateSql.
  */
 export const persistCaseFileSql = defineStatement(
   "persist-case-file",
@@ -92,6 +114,7 @@ export const persistCaseFileSql = defineStatement(
           .where("id", "=", r.job.id),
       ],
       r.events.length > 0 && ["events", serializedEventInsert(r.events)],
+      r.events.length > 0 && ["event_log", serializedLogInsert(r.events)],
     ]).selectNoFrom(r.events.length > 0 ? notifyOutboxIfAny("events").as("notified") : one.as("done")),
   // The text depends only on how many rows of each kind there are: compiled once per such shape.
   { reuse: "shape" },

@@ -1,7 +1,7 @@
-import { CASEFILE_STATUS, SIGNER_STATUS, type JobData, type JobNames } from "@esign/schema";
+import type { JobData, JobNames } from "@esign/schema";
 import { run } from "@esign/db";
 import type { WorkerContext } from "../context";
-import { stuckPendingCaseFilesSql } from "./casefile-queries.sql";
+import { overdueCaseFileExpiriesSql, overdueSignerExpiriesSql, stuckPendingCaseFilesSql, unfinalizedCaseFilesSql } from "./casefile-queries.sql";
 import { enqueueAt, jobIds } from "./casefile-jobs";
 
 const BATCH = 500;
@@ -47,29 +47,13 @@ export async function sweepLifecycle(ctx: WorkerContext, graceMs: number, now: D
   const requeued: string[] = [];
 
   // Case files past expireAt and still out for signing (or activated and waiting for sendAt).
-  const expired = await ctx.db.caseFile.findMany({
-    where: {
-      expireAt: { lte: cutoff },
-      OR: [{ status: CASEFILE_STATUS.pending }, { status: CASEFILE_STATUS.new, activate: true }],
-    },
-    select: { id: true, expireAt: true },
-    take: BATCH,
-  });
+  const expired = await run(ctx.db, overdueCaseFileExpiriesSql, { cutoff, limit: BATCH });
   for (const cf of expired) {
     if (cf.expireAt && (await ensureJob(ctx, "expire", { caseFileId: cf.id }, jobIds.expire(cf.id, cf.expireAt)))) requeued.push(`expire ${cf.id}`);
   }
 
   // Signers past their expireAt who have not signed and are not marked expired yet.
-  const signers = await ctx.db.signer.findMany({
-    where: {
-      expireAt: { lte: cutoff },
-      expiredAt: null,
-      status: { in: [SIGNER_STATUS.new, SIGNER_STATUS.pending] },
-      caseFile: { status: CASEFILE_STATUS.pending },
-    },
-    select: { id: true, expireAt: true },
-    take: BATCH,
-  });
+  const signers = await run(ctx.db, overdueSignerExpiriesSql, { cutoff, limit: BATCH });
   for (const s of signers) {
     if (s.expireAt && (await ensureJob(ctx, "expire-signer", { signerId: s.id }, jobIds.expireSigner(s.id, s.expireAt))))
       requeued.push(`expire-signer ${s.id}`);
@@ -84,11 +68,7 @@ export async function sweepLifecycle(ctx: WorkerContext, graceMs: number, now: D
   }
 
   // Signed case files whose finalization is not running, queued or done.
-  const unfinalized = await ctx.db.caseFile.findMany({
-    where: { status: CASEFILE_STATUS.signed, completedAt: null, signedAt: { lte: cutoff } },
-    select: { id: true },
-    take: BATCH,
-  });
+  const unfinalized = await run(ctx.db, unfinalizedCaseFilesSql, { cutoff, limit: BATCH });
   for (const cf of unfinalized) {
     if (await ensureJob(ctx, "finalize", { caseFileId: cf.id }, jobIds.finalize(cf.id))) requeued.push(`finalize ${cf.id}`);
   }

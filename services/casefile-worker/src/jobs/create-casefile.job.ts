@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { runOne, sqlPool, withSqlTransaction } from "@esign/db";
+import { run, runOne, sqlPool, withSqlTransaction } from "@esign/db";
 import { isDependencyUnavailable } from "@esign/errors";
 import type { Job } from "@esign/queue";
 import { ZCaseFile, ZStoredFiles, type JobData } from "@esign/schema";
@@ -7,11 +7,11 @@ import type { WorkerContext } from "../context";
 import { AccountCheckFailed, checkAccount, type AccountSettings } from "../domain/account-checks";
 import { lockAndAllocate, persistCaseFile } from "../domain/persist-casefile";
 import { ensureCreatedScheduled } from "../domain/schedule-send";
-import { claimCreationJobSql } from "./create-casefile.sql";
+import { claimCreationJobSql, finishCreationJobSql } from "./create-casefile.sql";
 
 async function markFailed(ctx: WorkerContext, id: string, errorMessage: string, retries: number): Promise<void> {
   // Only a job that has not completed can fail: a late duplicate must not overwrite a success.
-  await ctx.db.creationJob.updateMany({ where: { id, status: { in: ["pending", "processing"] } }, data: { status: "failed", errorMessage, retries } });
+  await run(sqlPool(ctx.db), finishCreationJobSql, { id, status: "failed", errorMessage, retries });
 }
 
 interface ClaimedJob extends AccountSettings {
@@ -42,17 +42,14 @@ async function markDuplicate(ctx: WorkerContext, id: string, duplicateOf: string
     `Aborted: the same case file (same payloadHash) was submitted as job ${duplicateOf} less than ` +
     `${ctx.config.DUPLICATE_SUBMISSION_WINDOW_SECONDS} s earlier; no case file was created for this job. ` +
     "Send an Idempotency-Key header to tell repeats apart yourself.";
-  await ctx.db.creationJob.updateMany({
-    where: { id, status: { in: ["pending", "processing"] } },
-    data: { status: "aborted_duplicated", errorMessage, retries },
-  });
+  await run(sqlPool(ctx.db), finishCreationJobSql, { id, status: "aborted_duplicated", errorMessage, retries });
 }
 
 /**
  * casefile/create: turns a stored creation job into a case file, exactly once. A worker that dies
  * mid-job leaves the BullMQ job stalled; the next worker re-runs it, and the row lock plus the status
  * check inside the transaction make the second run a no-op if the first one committed. The common
- * path is plain SQL (four round trips in the transaction); the rare ones stay on Prisma.
+ * path is four round trips in the transaction; every statement is typed SQL on Prisma's pool.
  */
 export async function createCaseFileJob(ctx: WorkerContext, data: JobData<"casefile", "create">, job: Job): Promise<void> {
   const id = data.creationJobId;

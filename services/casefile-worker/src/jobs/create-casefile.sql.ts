@@ -1,8 +1,12 @@
-import { defineStatement, qb, secondsBefore } from "@esign/db";
+import { defineStatement, qb, secondsBefore, type JobStatus } from "@esign/db";
 
 /**
  * Reads the job with its customer's settings and marks it processing (unless it is done), in one
  * statement, with the earlier job it repeats, if any (see claimCreationJob).
+ *
+ * Locks: the job's row, by the UPDATE, until the statement commits (it runs alone): a second worker
+ * claiming the same job waits and then reads it as the first one left it. The transaction that
+ * makes the case file locks it again (lockAndAllocate) and checks its status there.
  */
 export const claimCreationJobSql = defineStatement(
   "claim-creation-job",
@@ -45,5 +49,28 @@ export const claimCreationJobSql = defineStatement(
           .as("duplicateOf"),
       ])
       .where("cj.id", "=", id),
+  { reuse: "shape" },
+);
+
+/**
+ * Ends a creation job that made no case file: failed (an account check, an unreadable payload, the
+ * last attempt's error) or aborted_duplicated (it repeats an earlier job), with the message the job
+ * status shows and the attempts made. Only a job still pending or processing changes: a late
+ * duplicate run must not overwrite a success. Answers the job's id when it changed.
+ *
+ * Locks: the job's row, by the UPDATE, until the statement commits (it runs alone); a transaction
+ * making the case file for it at the same time holds that lock (lockAndAllocate) and, committed
+ * first, leaves the job completed, which this statement then leaves alone.
+ */
+export const finishCreationJobSql = defineStatement(
+  "finish-creation-job-without-case-file",
+  { id: "00000000-0000-4000-8000-000000000000", status: "failed" as Extract<JobStatus, "failed" | "aborted_duplicated">, errorMessage: "e", retries: 0 },
+  ({ id, status, errorMessage, retries }) =>
+    qb
+      .updateTable("CreationJob")
+      .set((eb) => ({ status, errorMessage, retries, updatedAt: eb.fn<Date>("now") }))
+      .where("id", "=", id)
+      .where("status", "in", ["pending", "processing"])
+      .returning("id"),
   { reuse: "shape" },
 );

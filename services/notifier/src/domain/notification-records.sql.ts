@@ -51,4 +51,10 @@ export const SAMPLE_NOTIFICATION: NotificationRow = {
   createdAt: new Date(),
 };
 
+/**
+ * One Notification row: a message sent or refused (recordNotification).
+ *
+ * Locks: the new row (and its dedupeKey's unique index entry). The caller holds the dedupeKey's
+ * advisory lock (lockDedupeKey), so a copy of the job finds this row instead of colliding with it.
+ */
 export const insertNotificationSql = defineStatement("insert-notification", SAMPLE_NOTIFICATION, notificationInsert);

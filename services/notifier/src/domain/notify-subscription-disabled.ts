@@ -1,9 +1,10 @@
-import { advisoryXactLock, run, type Tx } from "@esign/db";
+import { advisoryXactLock, run, runOne, type Tx } from "@esign/db";
 import { EMAIL_DEFAULT_LANGUAGE, resolveLanguage } from "@esign/i18n";
 import { MailDeliveryError } from "@esign/mailer";
 import type { NotifierContext } from "../context";
 import { dedupeAddresses } from "./recipients";
 import { subscriptionDisabledMessage } from "./subscription-disabled-message";
+import { customerAdminEmailsSql, lastFailedAttemptSql, markDisabledNotifiedSql, subscriptionToNotifySql } from "./notify-subscription-disabled.sql";
 
 export type NotifyOutcome =
   | { status: "sent"; messageId: string; recipients: string[]; rejected: string[] }
@@ -37,10 +38,7 @@ export async function notifySubscriptionDisabled(ctx: NotifierContext, subscript
   return ctx.db.$transaction(async (tx) => {
     await run(tx, advisoryXactLock, { namespace: LOCK_NAMESPACE, key: subscriptionId });
 
-    const sub = await tx.webhookSubscription.findUnique({
-      where: { id: subscriptionId },
-      include: { createdBy: { select: { email: true } }, customer: { select: { name: true, language: true } } },
-    });
+    const sub = await runOne(tx, subscriptionToNotifySql, { subscriptionId });
     if (!sub) return { status: "skipped", reason: "not_found" } as const;
     if (sub.deletedAt) return { status: "skipped", reason: "deleted" } as const;
     // Re-enabled before this job ran: the mail would ask them to do what is already done.
@@ -48,29 +46,21 @@ export async function notifySubscriptionDisabled(ctx: NotifierContext, subscript
     const disabledAt = sub.disabledAt;
     if (sub.disabledNotifiedAt && sub.disabledNotifiedAt >= disabledAt) return { status: "skipped", reason: "already_notified" } as const;
 
-    const admins = await tx.user.findMany({
-      where: { customerId: sub.customerId, isAdmin: true },
-      select: { email: true },
-      orderBy: { id: "asc" },
-    });
-    const recipients = dedupeAddresses([sub.createdBy.email, ...admins.map((a) => a.email)]);
+    const admins = await run(tx, customerAdminEmailsSql, { customerId: sub.customerId });
+    const recipients = dedupeAddresses([sub.creatorEmail, ...admins.map((a) => a.email)]);
     if (recipients.length === 0) {
       ctx.logger.error("subscription disabled but nobody to tell: creator and admins have no email address", { subscriptionId });
       await markNotified(tx, subscriptionId, disabledAt);
       return { status: "skipped", reason: "no_recipients" } as const;
     }
 
-    const lastFailure = await tx.webhookAttempt.findFirst({
-      where: { subscriptionId, outcome: "failure" },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      select: { cause: true, httpStatus: true, createdAt: true },
-    });
+    const lastFailure = await runOne(tx, lastFailedAttemptSql, { subscriptionId });
     const message = subscriptionDisabledMessage({
       subscriptionId,
       endpoint: sub.endpoint,
       eventTypes: sub.eventTypes,
-      customerName: sub.customer.name,
-      language: resolveLanguage([sub.customer.language], EMAIL_DEFAULT_LANGUAGE),
+      customerName: sub.customerName,
+      language: resolveLanguage([sub.customerLanguage], EMAIL_DEFAULT_LANGUAGE),
       disabledAt,
       lastFailure: lastFailure ? { cause: lastFailure.cause, httpStatus: lastFailure.httpStatus, at: lastFailure.createdAt } : undefined,
       apiBaseUrl: ctx.config.PUBLIC_BASE_URL,
@@ -97,5 +87,5 @@ async function markNotified(tx: Tx, subscriptionId: string, disabledAt: Date): P
   // Never earlier than disabledAt: disabledAt comes from another machine's clock, and a notice stamped
   // before it would look like one for an older disablement and be sent again.
   const at = new Date(Math.max(Date.now(), disabledAt.getTime()));
-  await tx.webhookSubscription.updateMany({ where: { id: subscriptionId, disabledAt }, data: { disabledNotifiedAt: at } });
+  await run(tx, markDisabledNotifiedSql, { subscriptionId, disabledAt, at });
 }

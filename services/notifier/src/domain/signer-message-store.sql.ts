@@ -4,18 +4,23 @@ import {
   notifyOutboxIfAny,
   qb,
   serializedEventInsert,
+  serializedLogInsert,
   valueFrom,
   withCtes,
   type DB,
   type Insertable,
   type SerializedEvent,
 } from "@esign/db";
-import { SIGNER_STATUS } from "@esign/schema";
+import { type LogRow, SIGNER_STATUS } from "@esign/schema";
 import { notificationValues, SAMPLE_NOTIFICATION } from "./notification-records.sql";
 
 /**
  * The signer with everything its message needs (case file, customer name, documents as JSON), and
  * whether a message with this dedupeKey exists already.
+ *
+ * Locks: nothing: the caller holds the dedupeKey's advisory lock (a copy of the job waits for it,
+ * and this statement's snapshot then sees the copy's Notification row). No row lock: a signer
+ * signing while their reminder goes out must not wait for an SMTP conversation.
  */
 export const loadSignerForMessageSql = defineStatement(
   "load-signer-for-message",
@@ -66,7 +71,11 @@ export const loadSignerForMessageSql = defineStatement(
   { reuse: "shape" },
 );
 
-/** When the signer's last request or reminder went out. */
+/**
+ * When the signer's last request or reminder went out.
+ *
+ * Locks: nothing (the dedupeKey's advisory lock orders copies of the job).
+ */
 export const lastSentAtSql = defineStatement(
   "signer-last-message-sent-at",
   { signerId: 1 },
@@ -82,7 +91,11 @@ export const lastSentAtSql = defineStatement(
   { reuse: "shape" },
 );
 
-/** Whether the signer's signing request went out. */
+/**
+ * Whether the signer's signing request went out.
+ *
+ * Locks: nothing (the dedupeKey's advisory lock orders copies of the job).
+ */
 export const requestWasSentSql = defineStatement(
   "signer-request-was-sent",
   { signerId: 1 },
@@ -108,6 +121,19 @@ export interface MessageOutcomeRows {
   event?: SerializedEvent;
 }
 
+const SAMPLE_LOG: LogRow = {
+  customerId: 1,
+  caseFileId: 1,
+  signerId: 1,
+  code: 8,
+  event: "requestActivated",
+  actor: "system",
+  userId: null,
+  ip: null,
+  userAgent: null,
+  detailJson: null,
+};
+
 const SAMPLE_OUTCOME: MessageOutcomeRows = {
   signerId: 1,
   notification: notificationValues(SAMPLE_NOTIFICATION),
@@ -120,6 +146,7 @@ const SAMPLE_OUTCOME: MessageOutcomeRows = {
     eventType: "sign.signer.undeliverable",
     payloadJson: "{}",
     targetSubscriptionId: null,
+    log: SAMPLE_LOG,
   },
 };
 
@@ -128,6 +155,11 @@ const SAMPLE_OUTCOME: MessageOutcomeRows = {
  * count, a pending signer made undeliverable, and the event (for an undeliverable signer, only if it
  * really changed: one who signed meanwhile stays signed) with its NOTIFY. Answers the signer's
  * remindersSent after the count.
+ *
+ * Locks: the Signer row when it counts a reminder or marks the signer undeliverable (the UPDATE's),
+ * until the transaction commits right after: the last statement, so the lock is held for moments,
+ * never across the mail. A signer's action holding that row meanwhile makes this wait for it; the
+ * undeliverable change then sees a signed signer and leaves it (no event either).
  */
 export const writeMessageOutcomeSql = defineStatement(
   "write-message-outcome",
@@ -153,6 +185,7 @@ export const writeMessageOutcomeSql = defineStatement(
           .returning("id"),
       ],
       w.event && ["events", serializedEventInsert([w.event], w.markUndeliverable ? "changed" : undefined)],
+      w.event && ["event_log", serializedLogInsert([w.event], w.markUndeliverable ? "changed" : undefined)],
     ]).selectNoFrom((eb) => [
       w.countReminder ? valueFrom<number>("counted", "remindersSent").as("remindersSent") : eb.lit(null).as("remindersSent"),
       ...(w.event ? [notifyOutboxIfAny("events").as("notified")] : []),

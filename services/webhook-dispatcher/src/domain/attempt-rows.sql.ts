@@ -30,7 +30,12 @@ function attemptColumns(eb: ExpressionBuilder<AttemptTables, "d" | "s" | "e">) {
 
 const SAMPLE_ID = "00000000-0000-4000-8000-000000000000";
 
-/** Deliveries with their subscription and event, by id. */
+/**
+ * Deliveries with their subscription and event, by id: what their next attempts need.
+ *
+ * Locks: nothing: an attempt's record re-checks the delivery's state under its row lock
+ * (record-attempt.sql.ts), so a delivery changed after this read is recorded as such.
+ */
 export const loadAttemptsSql = defineStatement(
   "load-delivery-attempts",
   { deliveryIds: [SAMPLE_ID] as readonly string[] },
@@ -48,6 +53,10 @@ export const loadAttemptsSql = defineStatement(
  * Fans events out and reads back what their attempts need, in one statement (see fanOutAndLoad):
  * a delivery per matching subscription (the unique (eventId, subscriptionId) keeps one on a second
  * run), then the new and earlier pending deliveries of each event, in the events' outbox order.
+ *
+ * Locks: the new deliveries' rows and their (eventId, subscriptionId) unique index entries, until
+ * the statement commits (it runs alone): a second fan-out of the same events waits on them, then
+ * inserts nothing (ON CONFLICT DO NOTHING) and reads the deliveries the first one made.
  */
 export const fanOutAndLoadSql = defineStatement(
   "fan-out-and-load-deliveries",

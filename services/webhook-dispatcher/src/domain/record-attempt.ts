@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { run, sqlPool, type Db } from "@esign/db";
+import { run, runOne, sqlPool, type Db } from "@esign/db";
 import { counter } from "@esign/runtime";
 import { DELIVERY_STATE, retryDelayMs } from "@esign/webhooks";
 import { Coalescer } from "./coalesce";
 import type { SendResult } from "./send-webhook";
-import { lockDeliverySql, recordAttemptsSql, suspendPendingDeliveriesSql } from "./record-attempt.sql";
+import { disableSubscriptionSql, lockDeliverySql, recordAttemptsSql, suspendPendingDeliveriesSql, writeLockedAttemptSql } from "./record-attempt.sql";
 
 export interface AttemptToRecord {
   deliveryId: string;
@@ -193,35 +193,28 @@ function writeAttemptLocked(db: Db, input: AttemptToRecord): Promise<RecordedAtt
       }
     }
 
-    await tx.webhookAttempt.create({
-      data: {
-        id: randomUUID(),
-        deliveryId,
-        eventId,
-        subscriptionId,
-        attemptNumber: attempt,
-        outcome: result.outcome,
-        httpStatus: result.httpStatus,
-        cause: result.cause,
-        durationMs: result.durationMs,
-        nextAttemptAt,
-        createdAt: now,
-      },
-    });
-    await tx.webhookDelivery.update({
-      where: { id: deliveryId },
-      data: { state, attempts: attempt, ladderStep, lastAttemptAt: now, nextAttemptAt },
+    await run(tx, writeLockedAttemptSql, {
+      attemptId: randomUUID(),
+      deliveryId,
+      eventId,
+      subscriptionId,
+      attempt,
+      outcome: result.outcome,
+      httpStatus: result.httpStatus,
+      cause: result.cause,
+      durationMs: result.durationMs,
+      nextAttemptAt,
+      recordedAt: now,
+      state,
+      ladderStep,
     });
 
     if (outcome.kind === "exhausted") {
-      const disabled = await tx.webhookSubscription.updateMany({
-        where: { id: subscriptionId, isActive: true },
-        data: { isActive: false, disabledAt: now },
-      });
+      const disabled = await runOne(tx, disableSubscriptionSql, { subscriptionId, now });
       const suspended = (
         await run(tx, suspendPendingDeliveriesSql, { subscriptionId, suspended: DELIVERY_STATE.suspended, pending: DELIVERY_STATE.pending, now })
       ).length;
-      outcome = { kind: "exhausted", disabledAt: disabled.count > 0 ? now : null, suspended };
+      outcome = { kind: "exhausted", disabledAt: disabled ? now : null, suspended };
     }
     return outcome;
   });

@@ -1,20 +1,18 @@
-import type { NextFunction, Request, Response } from "express";
 import { AppError } from "@esign/errors";
 import { contentDisposition } from "../../http/content-disposition";
 import { visibleDocuments } from "../signing-view";
-import { ZDocumentId } from "../signing-schemas";
 import type { SigningKit } from "../signing-kit";
+import type { SigningHandler } from "../signing-contracts";
 
 /** One document the signer may see, as a PDF (the sealed one once there is one). */
-export function signingDocumentRoute(kit: SigningKit) {
+export function signingDocumentRoute(kit: SigningKit): SigningHandler<"getSigningDocument"> {
   const { ctx, load, gate, identityMissing } = kit;
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const sc = await load(req, res);
+  return async ({ params }, req, res, next) => {
+    const sc = await load(params.token, res);
     gate(sc, true);
     const missing = identityMissing(req, sc);
     if (missing) throw missing;
-    const id = ZDocumentId.safeParse(req.params.documentId);
-    const visible = id.success ? visibleDocuments(sc).find((d) => d.doc.id === id.data) : undefined;
+    const visible = visibleDocuments(sc).find((d) => d.doc.id === params.documentId);
     if (!visible) throw new AppError("not_found", "Document not found");
     const { doc } = visible;
     res.setHeader("Content-Type", "application/pdf");

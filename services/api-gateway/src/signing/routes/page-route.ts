@@ -1,15 +1,15 @@
-import type { Request, Response } from "express";
 import { pageLanguage, wantsHtml } from "../negotiate";
 import { recordOpened } from "../signer-actions";
 import { sendIdentityPage, sendSigningPage } from "../signing-page";
 import { buildView } from "../signing-view";
 import type { SigningKit } from "../signing-kit";
+import type { SigningHandler } from "../signing-contracts";
 
 /** The signing page (HTML) or its view (JSON); a GET by the signer counts as an opening, a HEAD (link scanners) does not. */
-export function signingPageRoute(kit: SigningKit) {
+export function signingPageRoute(kit: SigningKit): SigningHandler<"getSigningPage"> {
   const { ctx, base, idpOrigins, secureMethods, load, gate, identityStartUrls, identityMissing } = kit;
-  return async (req: Request, res: Response): Promise<void> => {
-    const sc = await load(req, res);
+  return async ({ params }, req, res) => {
+    const sc = await load(params.token, res);
     gate(sc, true);
     const missing = identityMissing(req, sc);
     if (missing) {

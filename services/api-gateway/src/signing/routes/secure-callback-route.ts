@@ -1,4 +1,3 @@
-import type { Request, Response } from "express";
 import { AppError } from "@esign/errors";
 import { requestIdOf } from "../../http/request-context";
 import { checkAccessControl } from "../identity-session";
@@ -8,11 +7,14 @@ import { wantsHtml } from "../negotiate";
 import { recordSignature, type VerifiedIdentity } from "../signer-actions";
 import { allowedMethods } from "../signing-methods";
 import type { SigningKit } from "../signing-kit";
+import type { SigningHandler } from "../signing-contracts";
 
 /** The return of every identity login (one address: OpenID providers register exact redirect URIs); the sealed state says whose login it is. Identifies the signer, or signs with the eID. */
-export function secureCallbackRoute(kit: SigningKit) {
+export function secureCallbackRoute(kit: SigningKit): SigningHandler<"secureLoginCallback"> {
   const { ctx, sessions, idp, pageUrl, refOf, callbackUrl, loadOfSigner, gate, nationalIdToKeep, unavailable, requireDocumentsToSign, answerSigned } = kit;
-  return async (req: Request, res: Response): Promise<void> => {
+  return async (_input, req, res) => {
+    // The identity provider's answer goes on to the adapter exactly as it came (every parameter,
+    // also those the contract does not name): the OpenID client checks it whole.
     const query = new URLSearchParams(req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?") + 1) : "");
     const login = sessions.openLogin(query.get("state") ?? undefined);
     const sc = await loadOfSigner(res, login.sid);

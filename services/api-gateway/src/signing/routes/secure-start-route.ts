@@ -1,31 +1,25 @@
-import type { Request, Response } from "express";
 import { AppError } from "@esign/errors";
 import { ZSecureSigningMethod } from "@esign/schema";
-import { zodIssues } from "../../http/zod-issues";
 import { IdentityProviderUnavailable } from "../../identity/identity-provider";
 import { pageLanguage, wantsHtml } from "../negotiate";
 import { allowedMethods, describeAllowed } from "../signing-methods";
-import { ZStartBody, bodyOf } from "../signing-schemas";
 import type { LoginPurpose } from "../identity-session";
 import type { SigningKit } from "../signing-kit";
+import type { SigningHandler } from "../signing-contracts";
 
 /** Starts an identity login (to sign, or to identify for a sensitive case file): the redirect to the provider. */
-export function secureStartRoute(kit: SigningKit) {
+export function secureStartRoute(kit: SigningKit): SigningHandler<"startSecureLogin"> {
   const { sessions, idp, callbackUrl, load, gate, unavailable, requireDocumentsToSign } = kit;
-  return async (req: Request, res: Response): Promise<void> => {
-    const sc = await load(req, res);
-    const body = ZStartBody.safeParse(bodyOf(req));
-    if (!body.success) throw new AppError("validation_failed", "The login request is invalid", zodIssues(body.error));
-    const purpose: LoginPurpose = body.data.purpose;
+  return async ({ params, body }, req, res) => {
+    const sc = await load(params.token, res);
+    const purpose: LoginPurpose = body.purpose;
     gate(sc, purpose === "identify");
     if (!idp) throw unavailable("No identity provider is configured for secure signing methods");
-    const method = ZSecureSigningMethod.safeParse(req.params.method);
+    // Whether the path names a method this signer may use: a question about the signer, not the path.
+    const method = ZSecureSigningMethod.safeParse(params.method);
     const allowed = allowedMethods(sc.signer);
     if (!method.success || !allowed.secure.includes(method.data)) {
-      throw new AppError(
-        "method_not_allowed",
-        `Secure method "${String(req.params.method)}" is not allowed for this signer; allowed: ${describeAllowed(allowed)}`,
-      );
+      throw new AppError("method_not_allowed", `Secure method "${params.method}" is not allowed for this signer; allowed: ${describeAllowed(allowed)}`);
     }
     if (!idp.supports(method.data)) throw unavailable(`The identity provider is not set up for "${method.data}"`);
     if (purpose === "sign") requireDocumentsToSign(sc);

@@ -1,24 +1,19 @@
-import type { Request, Response } from "express";
 import { AppError } from "@esign/errors";
-import { zodIssues } from "../../http/zod-issues";
 import { requestEvidence } from "../request-evidence";
 import { parseSignatureValue } from "../signature-value";
 import { recordSignature } from "../signer-actions";
 import { allowedMethods, describeAllowed, isSecureMethod } from "../signing-methods";
-import { ZSignBody, bodyOf } from "../signing-schemas";
 import type { SigningKit } from "../signing-kit";
+import type { SigningHandler } from "../signing-contracts";
 
 /** A signature with an insecure method (typed name, drawing, image); secure methods sign through the identity provider. */
-export function signRoute(kit: SigningKit) {
+export function signRoute(kit: SigningKit): SigningHandler<"sign"> {
   const { ctx, pageUrl, refOf, load, gate, validatedIdentity, identityMissing, requireDocumentsToSign, answerSigned } = kit;
-  return async (req: Request, res: Response): Promise<void> => {
-    const sc = await load(req, res);
+  return async ({ params, body: { method, value } }, req, res) => {
+    const sc = await load(params.token, res);
     gate(sc, false);
     const missing = identityMissing(req, sc);
     if (missing) throw missing;
-    const body = ZSignBody.safeParse(bodyOf(req));
-    if (!body.success) throw new AppError("validation_failed", "The signature request is invalid", zodIssues(body.error));
-    const { method, value } = body.data;
     if (isSecureMethod(method)) {
       throw new AppError(
         "method_not_allowed",
