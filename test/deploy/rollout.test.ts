@@ -30,6 +30,11 @@ type Service = (typeof SERVICES)[number];
 /** Long enough for the balancer (checks every 200 ms) to take a draining gateway out. */
 const DRAIN_DELAY_MS = 1500;
 const JOURNEY_EVERY_MS = 400;
+/**
+ * Bounded load: on a quiet machine the rollout takes ~15 s (some 50 case files); on a loaded one it
+ * takes longer and the journeys must not pile up without end (a machine at load 25 ran past 5 minutes).
+ */
+const MAX_JOURNEYS = 80;
 
 interface Replica {
   service: Service;
@@ -207,7 +212,7 @@ describe("a rolling replacement of one replica of each service under traffic", (
     const journeys: Promise<Journey>[] = [];
     let trafficOn = true;
     const traffic = (async () => {
-      for (let i = 0; trafficOn; i++) {
+      for (let i = 0; trafficOn && i < MAX_JOURNEYS; i++) {
         journeys.push(journey(token, i));
         await new Promise((r) => setTimeout(r, JOURNEY_EVERY_MS));
       }
