@@ -232,6 +232,20 @@ describe("a rolling replacement of one replica of each service under traffic", (
     await traffic;
     const results = await Promise.all(journeys);
 
+    // Each old replica: readiness false first (the gateway's seen by the balancer), a clean exit. Checked
+    // first: a forced exit (requests still in flight after SHUTDOWN_GRACE_MS, on a starved machine) is
+    // the cause of any reset below, and says so.
+    const oldGateway = lb.upstreams.find((u) => u.name.endsWith("api-gateway-1"))!;
+    expect(oldGateway.sawDraining).toBe(true);
+    for (const s of SERVICES) {
+      const stop = stops[s]!;
+      // An exit other than 0 shows the replica's last log lines (a forced exit says why).
+      expect({ [s]: [stop.exitCode, stop.exitCode === 0 ? "" : stop.logs.split("\n").slice(-6).join("\n")] }).toEqual({ [s]: [0, ""] });
+      expect(stop.logs).toMatch(/"message":"shutting down"[\s\S]*"message":"stopped"/);
+      expect(stop.logs).not.toMatch(/shutdown took too long/);
+      if (s !== "api-gateway") expect({ [s]: stop.sawDrainingOnReadyz }).toEqual({ [s]: true });
+    }
+
     // Nothing lost.
     expect(lb.failures).toEqual([]);
     expect(lb.serverErrors).toEqual([]);
@@ -240,17 +254,6 @@ describe("a rolling replacement of one replica of each service under traffic", (
     expect(new Set(caseFiles).size).toBe(results.length);
     for (const id of caseFiles) await receiver.waitFor("sign.casefile.completed", (d) => (d.body.payload as { id?: number }).id === id, 60_000);
     expect(receiver.deliveries.every((d) => d.verified)).toBe(true);
-
-    // Each old replica: readiness false first (the gateway's seen by the balancer), a clean exit.
-    const oldGateway = lb.upstreams.find((u) => u.name.endsWith("api-gateway-1"))!;
-    expect(oldGateway.sawDraining).toBe(true);
-    for (const s of SERVICES) {
-      const stop = stops[s]!;
-      expect({ [s]: stop.exitCode }).toEqual({ [s]: 0 });
-      expect(stop.logs).toMatch(/"message":"shutting down"[\s\S]*"message":"stopped"/);
-      expect(stop.logs).not.toMatch(/shutdown took too long/);
-      if (s !== "api-gateway") expect({ [s]: stop.sawDrainingOnReadyz }).toEqual({ [s]: true });
-    }
 
     // Two replicas read the bucket: the last sealed document, the same bytes from the replacement and the other gateway.
     const last = caseFiles.at(-1)!;
