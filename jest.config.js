@@ -4,6 +4,8 @@
  * - integration: every other test, against real PostgreSQL and Redis (a database and a Redis prefix
  *   of its own per run, test/support/global-setup.ts) and real service processes; one file at a time.
  * `pnpm test` runs both (scripts/test.ts), `pnpm test:unit` the first alone.
+ * - deploy: test/deploy, the images and their stacks under podman; only `pnpm test:deploy`
+ *   (scripts/test-deploy.ts) runs it, after building the images.
  */
 const common = {
   testEnvironment: "node",
@@ -13,20 +15,22 @@ const common = {
 };
 
 const ALL = ["<rootDir>/{packages,services,test}/**/test/**/*.test.ts", "<rootDir>/test/**/*.test.ts"];
+const DEPLOY = "<rootDir>/test/deploy/";
 
 module.exports = {
   testTimeout: 60000,
   // Slowest first, and shards balanced by running time (scripts/test.ts runs the integration tier in shards).
   testSequencer: "<rootDir>/test/support/sequencer.js",
   projects: [
-    { ...common, displayName: "unit", testMatch: ALL.map((p) => p.replace(/\.test\.ts$/, ".unit.test.ts")) },
+    { ...common, displayName: "unit", testMatch: ALL.map((p) => p.replace(/\.test\.ts$/, ".unit.test.ts")), testPathIgnorePatterns: [DEPLOY, "/node_modules/"] },
     {
       ...common,
       displayName: "integration",
       testMatch: ALL,
-      testPathIgnorePatterns: ["\\.unit\\.test\\.ts$", "/node_modules/"],
+      testPathIgnorePatterns: ["\\.unit\\.test\\.ts$", "/node_modules/", DEPLOY],
       globalSetup: "<rootDir>/test/support/global-setup.ts",
       globalTeardown: "<rootDir>/test/support/global-teardown.ts",
     },
+    { ...common, displayName: "deploy", testMatch: [`${DEPLOY}**/*.test.ts`] },
   ],
 };

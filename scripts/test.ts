@@ -15,6 +15,7 @@ import { z } from "zod";
 import { buildServices } from "./build-services";
 import { ensurePostgres } from "./up/ensure-postgres";
 import { ensureRedis } from "./up/ensure-redis";
+import { runTestMain } from "./test-main";
 
 const ROOT = path.resolve(__dirname, "..");
 const DATA = path.join(ROOT, ".data");
@@ -119,11 +120,4 @@ async function main(): Promise<number> {
   return total.ok ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(`${(err as Error).message}\n`);
-    process.stdout.write("0 passed, 1 failed\n");
-    process.exit(1);
-  },
-);
+runTestMain(main);

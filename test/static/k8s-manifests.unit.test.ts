@@ -30,6 +30,8 @@ const SERVICE_REQUIRES: Partial<Record<ServiceName, string[]>> = {
   "casefile-worker": ["SEAL_P12_PATH", "SEAL_P12_PASSWORD"],
   // packages/mailer/src/create-mailer.ts: production without SMTP_URL only writes mail to files.
   notifier: ["SMTP_URL"],
+  // packages/storage/src/create-storage.ts: the documents' bucket (configmap.yaml: STORAGE_BACKEND=s3).
+  "api-gateway": ["S3_BUCKET"],
 };
 /** The Secret templates mark every value to replace with this (and the services refuse it as it is). */
 const PLACEHOLDER = "REPLACE_ME";
@@ -455,22 +457,26 @@ describe("deploy/k8s", () => {
     }
   });
 
-  it("shares one ReadWriteMany files volume at STORAGE_DIR between the gateway, the casefile-worker and the notifier", () => {
-    const claims = new Set<string>();
+  it("keeps documents in an S3 bucket by default: no PersistentVolumeClaim, the bucket's credentials for the services that read or write documents", () => {
+    expect(ofKind("PersistentVolumeClaim").map(id)).toEqual([]);
     for (const service of ["api-gateway", "casefile-worker", "notifier"] as const) {
       const d = deployment(service);
-      const c = mainContainer(d);
-      const dir = settingsOf(d).STORAGE_DIR;
-      const mount = c.volumeMounts?.find((v) => dir === v.mountPath || dir.startsWith(`${v.mountPath}/`));
-      const claim = template(d).spec.volumes?.find((v) => v.name === mount?.name)?.persistentVolumeClaim?.claimName;
-      expect({ [service]: claim }).toEqual({ [service]: expect.any(String) });
-      claims.add(claim!);
-      // The gateway writes uploads, the casefile-worker signed files; the notifier only reads them.
-      if (service !== "notifier") expect({ [service]: mount?.readOnly ?? false }).toEqual({ [service]: false });
+      const config = filledConfig(d);
+      expect({ [service]: [config.STORAGE_BACKEND, config.S3_BUCKET !== undefined] }).toEqual({ [service]: ["s3", true] });
+      // From the Secret: both keys, or neither (the pod's own identity), never one.
+      const env = resolveEnv(d, mainContainer(d), FILLED).values;
+      expect({ [service]: [env.S3_ACCESS_KEY_ID !== undefined, env.S3_SECRET_ACCESS_KEY !== undefined] }).toEqual({ [service]: [true, true] });
+      const volumes = template(d).spec.volumes ?? [];
+      expect({ [service]: volumes.filter((v) => v.persistentVolumeClaim).map((v) => v.name) }).toEqual({ [service]: [] });
     }
-    expect(claims.size).toBe(1);
-    const pvc = named("PersistentVolumeClaim", [...claims][0]!);
-    expect(pvc?.spec?.accessModes).toContain("ReadWriteMany");
+  });
+
+  it("stages the gateway's uploads on an emptyDir at STORAGE_DIR", () => {
+    const d = deployment("api-gateway");
+    const dir = settingsOf(d).STORAGE_DIR;
+    const mount = mainContainer(d).volumeMounts?.find((v) => dir === v.mountPath || dir.startsWith(`${v.mountPath}/`));
+    expect(mount?.readOnly ?? false).toBe(false);
+    expect(template(d).spec.volumes?.find((v) => v.name === mount?.name)?.emptyDir).toEqual(expect.anything());
   });
 
   it("mounts the seal P12 from a Secret into the casefile-worker at SEAL_P12_PATH", () => {

@@ -1,3 +1,4 @@
+import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { IDENTITY_SETTINGS, identitySettingProblems } from "./identity-settings";
@@ -65,7 +66,26 @@ export const ZEnv = z.object({
     .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes)")
     .optional(),
 
+  /**
+   * Where documents live: `local`, the folder STORAGE_DIR (every replica must see the same one), or
+   * `s3`, a bucket of AWS S3 or any store speaking its protocol (STORAGE_DIR then only stages uploads).
+   */
+  STORAGE_BACKEND: z.enum(["local", "s3"]).default("local"),
   STORAGE_DIR: z.string().default(".data/files"),
+  S3_BUCKET: z.string().min(3).optional(),
+  /** Unset: AWS S3 in S3_REGION. Any other store: its URL (`https://minio.example.com:9000`). */
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  /** Unset (both): the AWS SDK's own chain (AWS_* variables, a web identity token, the instance's role). */
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** `bucket` in the path instead of the host name; unset: true when S3_ENDPOINT is set (what most other stores want). */
+  S3_FORCE_PATH_STYLE: zBool.optional(),
+  /** Prepended to every object key, e.g. `documents/`. */
+  S3_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9!_.*'()/-]*$/, "letters, digits and !_.*'()/- only")
+    .optional(),
   UPLOAD_MAX_FILE_BYTES: zInt(50 * 1024 * 1024, 1),
   UPLOAD_MAX_FILES: zInt(20, 1),
   UPLOAD_MAX_FIELD_BYTES: zInt(1024 * 1024, 1),
@@ -142,6 +162,29 @@ export const ZEnv = z.object({
 
   WEBHOOK_LADDER_SCALE: z.coerce.number().positive().max(1).default(1),
   WEBHOOK_ALLOW_PRIVATE: zBool.optional(),
+  /**
+   * Private networks (CIDR, comma-separated) that webhook endpoints may reach in production too: a
+   * receiver inside the customer's or the platform's own network. Everything else about an endpoint
+   * still holds (https in production, a web port); unset, only public addresses.
+   */
+  WEBHOOK_ALLOWED_PRIVATE_NETWORKS: z
+    .string()
+    .transform((v, ctx) => {
+      const networks = v
+        .split(",")
+        .map((n) => n.trim())
+        .filter(Boolean);
+      for (const n of networks) {
+        const [address, bits, extra] = n.split("/");
+        const family = address ? net.isIP(address) : 0;
+        const prefix = Number(bits);
+        if (family === 0 || extra !== undefined || !Number.isInteger(prefix) || prefix < 0 || prefix > (family === 4 ? 32 : 128)) {
+          ctx.addIssue({ code: "custom", message: `"${n}" is not a network in CIDR notation (10.20.0.0/16, 127.0.0.1/32, fd00::/8)` });
+        }
+      }
+      return networks;
+    })
+    .optional(),
   WEBHOOK_CONCURRENCY: zInt(50, 1),
 
   /** Length of the "day" of reminderInterval; lower it for tests and demos. */
@@ -152,6 +195,13 @@ export const ZEnv = z.object({
   ...IDENTITY_SETTINGS,
   /** Where the e-Boks simulator drops the mailbox messages it "delivers" (one JSON file each). */
   EBOKS_SIMULATOR_DIR: z.string().default(".data/eboks"),
+
+  /**
+   * On SIGTERM, how long a service keeps working with /readyz answering 503 before it stops taking
+   * work: the time load balancers need to notice. 0 where the orchestrator removes the endpoint
+   * itself before the signal (Kubernetes: the preStop pause).
+   */
+  SHUTDOWN_DRAIN_DELAY_MS: zInt(0, 0),
 
   /** `GET /metrics` (Prometheus text) on the gateway and on each worker's health port. */
   METRICS_ENABLED: zBool.default(true),
@@ -202,6 +252,7 @@ function deriveConfig(env: z.infer<typeof ZEnv>) {
     PUBLIC_BASE_URL: (env.PUBLIC_BASE_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/$/, ""),
     LOG_FORMAT: env.LOG_FORMAT ?? (production ? "json" : "pretty"),
     STORAGE_DIR: fromRoot(env.STORAGE_DIR),
+    S3_FORCE_PATH_STYLE: env.S3_FORCE_PATH_STYLE ?? env.S3_ENDPOINT !== undefined,
     MAIL_OUTBOX_DIR: fromRoot(env.MAIL_OUTBOX_DIR),
     EBOKS_SIMULATOR_DIR: fromRoot(env.EBOKS_SIMULATOR_DIR),
     SEAL_P12_PATH: env.SEAL_P12_PATH === undefined ? undefined : fromRoot(env.SEAL_P12_PATH),
@@ -243,6 +294,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       `HOST: development mode (NODE_ENV=${env.NODE_ENV}) listens on loopback only, not "${env.HOST}"; ` +
         "set NODE_ENV=production for anything reachable from outside, or ALLOW_DEVELOPMENT_ON_NETWORK=true on a network you trust",
     );
+  }
+  if (env.STORAGE_BACKEND === "s3" && !env.S3_BUCKET) problems.push("S3_BUCKET: required when STORAGE_BACKEND=s3");
+  if ((env.S3_ACCESS_KEY_ID === undefined) !== (env.S3_SECRET_ACCESS_KEY === undefined)) {
+    problems.push("S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both, or neither (the AWS SDK's own credentials)");
   }
   if (env.REDIS_CLUSTER_NODES && !/\{[^{}]+\}/.test(env.QUEUE_PREFIX)) {
     problems.push(`QUEUE_PREFIX: on Redis Cluster it must carry a hash tag, e.g. "{${env.QUEUE_PREFIX}}", so that each queue's keys share a slot`);

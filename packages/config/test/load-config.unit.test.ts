@@ -103,3 +103,45 @@ describe("empty values", () => {
     expect(problemsOf({ ...production, JWT_SECRET: "" }).join("\n")).toMatch(/JWT_SECRET: required in production/);
   });
 });
+
+describe("documents in object storage", () => {
+  it("keeps the local folder unless told otherwise", () => {
+    const c = loadConfig({});
+    expect(c.STORAGE_BACKEND).toBe("local");
+    expect(c.S3_FORCE_PATH_STYLE).toBe(false);
+  });
+
+  it("wants a bucket with s3, and both static credentials or neither", () => {
+    expect(problemsOf({ STORAGE_BACKEND: "s3" })).toEqual(["S3_BUCKET: required when STORAGE_BACKEND=s3"]);
+    expect(problemsOf({ STORAGE_BACKEND: "s3", S3_BUCKET: "docs", S3_ACCESS_KEY_ID: "AKIA" })).toEqual([
+      "S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both, or neither (the AWS SDK's own credentials)",
+    ]);
+    expect(problemsOf({ STORAGE_BACKEND: "s3", S3_BUCKET: "docs" })).toEqual([]);
+    expect(problemsOf({ STORAGE_BACKEND: "nfs" })[0]).toMatch(/^STORAGE_BACKEND: /);
+    expect(problemsOf({ S3_ENDPOINT: "ftp://store" })[0]).toMatch(/^S3_ENDPOINT: /);
+  });
+
+  it("addresses the bucket in the path for an endpoint of its own, unless told otherwise", () => {
+    const s3 = { STORAGE_BACKEND: "s3", S3_BUCKET: "docs" };
+    expect(loadConfig({ ...s3, S3_ENDPOINT: "http://127.0.0.1:9000" }).S3_FORCE_PATH_STYLE).toBe(true);
+    expect(loadConfig({ ...s3, S3_ENDPOINT: "http://127.0.0.1:9000", S3_FORCE_PATH_STYLE: "false" }).S3_FORCE_PATH_STYLE).toBe(false);
+    expect(loadConfig(s3).S3_FORCE_PATH_STYLE).toBe(false);
+  });
+});
+
+describe("webhook endpoints in private networks", () => {
+  it("takes CIDR networks in production, where WEBHOOK_ALLOW_PRIVATE is refused", () => {
+    const c = loadConfig({ ...production, WEBHOOK_ALLOWED_PRIVATE_NETWORKS: "10.20.0.0/16, 127.0.0.1/32,fd00::/8" });
+    expect(c.WEBHOOK_ALLOWED_PRIVATE_NETWORKS).toEqual(["10.20.0.0/16", "127.0.0.1/32", "fd00::/8"]);
+    expect(c.WEBHOOK_ALLOW_PRIVATE).toBe(false);
+  });
+
+  it("names every entry that is not a network", () => {
+    expect(problemsOf({ WEBHOOK_ALLOWED_PRIVATE_NETWORKS: "10.0.0.0/33,intranet,10.1.0.0,fd00::/129" })).toEqual([
+      'WEBHOOK_ALLOWED_PRIVATE_NETWORKS: "10.0.0.0/33" is not a network in CIDR notation (10.20.0.0/16, 127.0.0.1/32, fd00::/8)',
+      'WEBHOOK_ALLOWED_PRIVATE_NETWORKS: "intranet" is not a network in CIDR notation (10.20.0.0/16, 127.0.0.1/32, fd00::/8)',
+      'WEBHOOK_ALLOWED_PRIVATE_NETWORKS: "10.1.0.0" is not a network in CIDR notation (10.20.0.0/16, 127.0.0.1/32, fd00::/8)',
+      'WEBHOOK_ALLOWED_PRIVATE_NETWORKS: "fd00::/129" is not a network in CIDR notation (10.20.0.0/16, 127.0.0.1/32, fd00::/8)',
+    ]);
+  });
+});

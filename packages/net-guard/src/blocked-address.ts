@@ -52,15 +52,31 @@ function embeddedV4(ip: string): string | null {
   return null;
 }
 
-/** True for any address a production webhook must not be delivered to (and for anything unparsable). */
-export function isBlockedAddress(address: string): boolean {
+/**
+ * Private networks an operator lets webhooks reach (WEBHOOK_ALLOWED_PRIVATE_NETWORKS: CIDR strings,
+ * already validated by packages/config).
+ */
+export function allowedNetworks(cidrs: readonly string[]): net.BlockList {
+  const list = new net.BlockList();
+  for (const cidr of cidrs) {
+    const [address = "", bits = ""] = cidr.split("/");
+    list.addSubnet(address, Number(bits), net.isIP(address) === 6 ? "ipv6" : "ipv4");
+  }
+  return list;
+}
+
+/**
+ * True for any address a production webhook must not be delivered to (and for anything unparsable),
+ * unless it lies in one of the `allowed` networks.
+ */
+export function isBlockedAddress(address: string, allowed?: net.BlockList): boolean {
   const ip = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
   const family = net.isIP(ip);
-  if (family === 4) return blockList.check(ip, "ipv4");
+  if (family === 4) return !allowed?.check(ip, "ipv4") && blockList.check(ip, "ipv4");
   if (family === 6) {
     const v4 = embeddedV4(ip);
-    if (v4 !== null) return blockList.check(v4, "ipv4") || isBlockedMappedPublic(ip);
-    return blockList.check(ip, "ipv6");
+    if (v4 !== null) return !allowed?.check(v4, "ipv4") && (blockList.check(v4, "ipv4") || isBlockedMappedPublic(ip));
+    return !allowed?.check(ip, "ipv6") && blockList.check(ip, "ipv6");
   }
   return true;
 }

@@ -1,4 +1,5 @@
 import dns from "node:dns/promises";
+import type { BlockList } from "node:net";
 import { isBlockedAddress } from "./blocked-address";
 import { isBlockedPort, portOf } from "./blocked-port";
 
@@ -6,6 +7,8 @@ export interface EndpointPolicy {
   /** Production: https only, public addresses only. Development: http and loopback allowed. */
   allowPrivate: boolean;
   requireHttps: boolean;
+  /** Private networks allowed all the same (WEBHOOK_ALLOWED_PRIVATE_NETWORKS, see allowedNetworks()). */
+  allowedNetworks?: BlockList;
   lookup?: (host: string) => Promise<{ address: string }[]>;
 }
 
@@ -36,7 +39,7 @@ export async function checkEndpoint(raw: string, policy: EndpointPolicy): Promis
   } catch {
     return { ok: false, reason: `host ${host} does not resolve` };
   }
-  const blocked = addresses.find((a) => isBlockedAddress(a.address));
+  const blocked = addresses.find((a) => isBlockedAddress(a.address, policy.allowedNetworks));
   if (addresses.length === 0 || blocked) return { ok: false, reason: "must resolve to a public address" };
   return { ok: true, url };
 }

@@ -1,4 +1,4 @@
-export { isBlockedAddress } from "./blocked-address";
+export { isBlockedAddress, allowedNetworks } from "./blocked-address";
 export { isBlockedPort, portOf } from "./blocked-port";
 export { createGuardedLookup, BlockedAddressError } from "./guarded-lookup";
 export { checkEndpoint } from "./check-endpoint";

@@ -1,4 +1,4 @@
-import { checkEndpoint, createGuardedLookup, isBlockedAddress } from "../src";
+import { allowedNetworks, checkEndpoint, createGuardedLookup, isBlockedAddress } from "../src";
 
 describe("isBlockedAddress", () => {
   it.each([
@@ -96,5 +96,35 @@ describe("createGuardedLookup", () => {
       new Promise<string>((resolve, reject) => createGuardedLookup(allow)("localhost", {}, (err, address) => (err ? reject(err) : resolve(String(address)))));
     await expect(lookup(false)).rejects.toMatchObject({ code: "EBLOCKED" });
     await expect(lookup(true)).resolves.toMatch(/127\.0\.0\.1|::1/);
+  });
+});
+
+describe("allowed private networks (WEBHOOK_ALLOWED_PRIVATE_NETWORKS)", () => {
+  const allowed = allowedNetworks(["10.20.0.0/16", "127.0.0.1/32", "fd00:1::/64"]);
+  const prod = { allowPrivate: false, requireHttps: true, allowedNetworks: allowed };
+
+  it("lets through the addresses inside them (in any spelling) and nothing beside them", () => {
+    for (const ip of ["10.20.3.4", "127.0.0.1", "::ffff:127.0.0.1", "fd00:1::5"])
+      expect({ ip, blocked: isBlockedAddress(ip, allowed) }).toEqual({ ip, blocked: false });
+    for (const ip of ["10.21.0.1", "127.0.0.2", "169.254.169.254", "fd00:2::5", "::1"])
+      expect({ ip, blocked: isBlockedAddress(ip, allowed) }).toEqual({ ip, blocked: true });
+  });
+
+  it("still wants https and a web port for an endpoint inside them", async () => {
+    expect((await checkEndpoint("https://127.0.0.1:8443/hook", prod)).ok).toBe(true);
+    expect(await checkEndpoint("http://127.0.0.1:8443/hook", prod)).toEqual({ ok: false, reason: "must use https" });
+    expect(await checkEndpoint("https://127.0.0.1:6379/hook", prod)).toEqual({ ok: false, reason: expect.stringContaining("port 6379 is not a web port") });
+    expect(await checkEndpoint("https://127.0.0.2:8443/hook", prod)).toEqual({ ok: false, reason: "must resolve to a public address" });
+  });
+
+  it("lets the connect-time lookup reach them", async () => {
+    const resolve = ((_host: string, _opts: unknown, cb: (err: null, list: { address: string; family: number }[]) => void) =>
+      cb(null, [{ address: "10.20.0.7", family: 4 }])) as unknown as typeof import("node:dns").lookup;
+    const lookup = (list?: ReturnType<typeof allowedNetworks>) =>
+      new Promise<string>((ok, fail) =>
+        createGuardedLookup(false, resolve, list)("hooks.internal", {}, (err, address) => (err ? fail(err) : ok(String(address)))),
+      );
+    await expect(lookup(allowed)).resolves.toBe("10.20.0.7");
+    await expect(lookup(undefined)).rejects.toMatchObject({ code: "EBLOCKED" });
   });
 });

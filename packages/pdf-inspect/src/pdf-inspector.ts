@@ -33,10 +33,11 @@ interface Slot {
 }
 
 // The child runs the TypeScript through tsx (`--import` resolves from the repository root), or, in a
-// bundled service (scripts/build-services.ts sets this name at build time), its own bundle.
+// bundled service (scripts/build-services.ts sets this name at build time, a path from the repository
+// root), its own bundle.
 const REPO_ROOT = path.resolve(__dirname, "../../..");
 const BUNDLED_ENTRY = process.env.ESIGN_PDF_INSPECTOR_BUNDLE;
-const ENTRY = BUNDLED_ENTRY ?? path.join(__dirname, "inspector-process.ts");
+const ENTRY = BUNDLED_ENTRY ? path.resolve(REPO_ROOT, BUNDLED_ENTRY) : path.join(__dirname, "inspector-process.ts");
 const EXEC_ARGV = BUNDLED_ENTRY ? ["--enable-source-maps"] : ["--import", "tsx"];
 
 /**

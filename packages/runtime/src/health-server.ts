@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { DRAINING_ANSWER, isDraining } from "./drain";
 import { answerMetrics, type MetricsEndpointOptions } from "./metrics/metrics-endpoint";
 
 export type ReadinessChecks = Record<string, () => Promise<unknown>>;
@@ -55,6 +56,8 @@ export function startHealthServer(port: number, host: string, checks: ReadinessC
     };
     if (req.url === "/healthz") return send(200, { status: "ok" });
     if (req.url === "/readyz") {
+      // A stopping worker says so first (packages/runtime/src/drain.ts), whatever its dependencies say.
+      if (isDraining()) return send(503, DRAINING_ANSWER);
       void runChecks(checks, options.reportCheckFailure).then((r) => send(r.ok ? 200 : 503, { status: r.ok ? "ready" : "not_ready", checks: r.checks }));
       return;
     }

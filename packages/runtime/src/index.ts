@@ -1,4 +1,5 @@
 export { runService } from "./run-service";
+export { beginDrain, closeGracefully, drainAware, isDraining, onDrain } from "./drain";
 export type { ServiceContext, RunningService } from "./run-service";
 export { runWorkerService, startWorkerService } from "./worker-service";
 export type { WorkerBoot, WorkerParts, WorkerService, WorkerServiceOptions, Stoppable } from "./worker-service";

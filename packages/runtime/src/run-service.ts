@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, type AppConfig } from "@esign/config";
 import { createLogger, type Logger } from "@esign/logger";
+import { beginDrain } from "./drain";
 import { initServiceMetrics } from "./metrics/registry";
 
 export interface ServiceContext {
@@ -46,7 +47,10 @@ export function runService(name: string, start: (ctx: ServiceContext) => Promise
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info("shutting down", { signal });
+    // Readiness goes false first (drain.ts); the service keeps working while load balancers notice.
+    beginDrain();
+    logger.info("shutting down", { signal, drainDelayMs: config.SHUTDOWN_DRAIN_DELAY_MS });
+    if (config.SHUTDOWN_DRAIN_DELAY_MS > 0) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DRAIN_DELAY_MS));
     const force = setTimeout(() => {
       logger.error("shutdown took too long; exiting");
       process.exit(1);

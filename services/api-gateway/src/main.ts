@@ -1,9 +1,8 @@
-import path from "node:path";
-import type { Server } from "node:http";
+import http, { type Server } from "node:http";
 import { throttledLog } from "@esign/logger";
 import { EnqueueBacklog, Producer, createRedis } from "@esign/queue";
-import { openDatabase, recoveryMetrics, runService } from "@esign/runtime";
-import { LocalFileStorage } from "@esign/storage";
+import { closeGracefully, drainAware, openDatabase, recoveryMetrics, runService } from "@esign/runtime";
+import { createStorage } from "@esign/storage";
 import { PdfInspector } from "@esign/pdf-inspect";
 import { buildApp } from "./app";
 
@@ -15,7 +14,8 @@ runService("api-gateway", async ({ config, logger }) => {
   redis.on("error", (err) => redisLog("warn", "redis connection error", { error: err.message }));
   const producer = new Producer(redis, config.QUEUE_PREFIX);
   const enqueueBacklog = new EnqueueBacklog({ producer, connection: redis, logger, name: "create_enqueues", metrics: recoveryMetrics() });
-  const storage = new LocalFileStorage(path.resolve(config.STORAGE_DIR));
+  // The folder or the S3 bucket of the settings; a missing bucket or refused credentials stop the start here.
+  const storage = await createStorage(config);
   const pdfInspector = new PdfInspector({
     processes: config.PDF_INSPECTORS,
     timeoutMs: config.PDF_INSPECT_TIMEOUT_MS,
@@ -23,7 +23,8 @@ runService("api-gateway", async ({ config, logger }) => {
   });
   const app = buildApp({ config, logger, db, redis, producer, enqueueBacklog, storage, pdfInspector });
   const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+    // drainAware: on SIGTERM /readyz turns 503 and answers close their connections (packages/runtime/src/drain.ts).
+    const s = http.createServer(drainAware(app)).listen(config.PORT, config.HOST, () => resolve(s));
     s.once("error", reject);
   });
   // Uploads stream slowly from real clients; the defaults would cut a 50 MB upload on a slow link.
@@ -32,8 +33,8 @@ runService("api-gateway", async ({ config, logger }) => {
   logger.info("listening", { url: config.PUBLIC_BASE_URL, port: config.PORT, host: config.HOST });
   return {
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
+      // No new connection; the requests in flight are answered first.
+      await closeGracefully(server);
       await enqueueBacklog.close();
       await producer.close();
       await pdfInspector.close();

@@ -1,8 +1,7 @@
-import path from "node:path";
 import { startOutboxRelay } from "@esign/outbox-relay";
 import { startWorker, sweepOnReconnect } from "@esign/queue";
 import { recoveryMetrics, runWorkerService } from "@esign/runtime";
-import { LocalFileStorage } from "@esign/storage";
+import { createStorage } from "@esign/storage";
 import { startSealer } from "./domain/start-sealer";
 import type { WorkerContext } from "./context";
 import { createCaseFileJob } from "./jobs/create-casefile.job";
@@ -22,7 +21,7 @@ const DEFAULT_HEALTH_PORT = 3001;
 // (packages/runtime); here only what is this service's own.
 runWorkerService("casefile-worker", { defaultHealthPort: DEFAULT_HEALTH_PORT }, async ({ config, logger, db, redis, producer, workerOptions }) => {
   const sealer = await startSealer(config, db, logger);
-  const ctx: WorkerContext = { config, logger, db, producer, storage: new LocalFileStorage(path.resolve(config.STORAGE_DIR)), sealer };
+  const ctx: WorkerContext = { config, logger, db, producer, storage: await createStorage(config), sealer };
 
   const worker = startWorker(
     "casefile",

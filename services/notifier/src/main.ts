@@ -1,7 +1,7 @@
 import { createMailer } from "@esign/mailer";
 import { startWorker } from "@esign/queue";
 import { runWorkerService, type WorkerServiceOptions } from "@esign/runtime";
-import { LocalFileStorage } from "@esign/storage";
+import { createStorage } from "@esign/storage";
 import { createMailboxGateway } from "./channels/create-mailbox-gateway";
 import type { NotifierContext } from "./context";
 import { MailThrottle, withMailThrottle } from "./domain/mail-throttle";
@@ -25,7 +25,7 @@ const options: WorkerServiceOptions = {
 runWorkerService("notifier", options, async ({ config, logger, db, redis, producer, workerOptions }) => {
   const mailer = createMailer(config, logger);
   const mailbox = createMailboxGateway(config, logger);
-  const storage = new LocalFileStorage(config.STORAGE_DIR);
+  const storage = await createStorage(config);
   const mailThrottle = new MailThrottle(redis, config.QUEUE_PREFIX, config.MAILS_PER_CUSTOMER_PER_MINUTE);
   // Reminders are queued from here (`producer`), on the notifications queue this process also works.
   const ctx: NotifierContext = { config, logger, db, mailer, mailbox, producer, storage, mailThrottle };

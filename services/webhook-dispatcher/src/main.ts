@@ -20,7 +20,11 @@ runWorkerService("webhook-dispatcher", { defaultHealthPort: DEFAULT_HEALTH_PORT 
   // sweep stuck on Redis would only delay shutdown; the next one retries anyway.
   const failFastConnection = boot.openRedis("producer");
   const failFastProducer = boot.openProducer(failFastConnection);
-  const sender = new WebhookSender({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, maxInFlight: config.WEBHOOK_CONCURRENCY });
+  const sender = new WebhookSender({
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+    allowedNetworks: config.WEBHOOK_ALLOWED_PRIVATE_NETWORKS,
+    maxInFlight: config.WEBHOOK_CONCURRENCY,
+  });
   const ctx: DispatcherContext = { config, logger, db, producer, sender };
 
   // Both mostly wait on the network (an event job makes its first attempts, each at most 200 ms + 1 s),

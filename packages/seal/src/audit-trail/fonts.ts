@@ -8,11 +8,13 @@ import type { EmbeddedFont, PDF } from "@libpdf/core";
  * render on every machine. Each is read once per process and embedded only when a text needs it,
  * subset to the glyphs used (a Chinese name costs kilobytes, not the 10 MB font).
  */
+// Each named literally: scripts/build-services.ts resolves a literal require.resolve at build time into a
+// path beside the bundle (a computed name could not be, and the image would lack the font).
 const FONT_FILES = {
-  regular: "@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf",
-  bold: "@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf",
-  han: "@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf",
-  hangul: "@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf",
+  regular: () => require.resolve("@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf"),
+  bold: () => require.resolve("@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf"),
+  han: () => require.resolve("@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf"),
+  hangul: () => require.resolve("@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf"),
 } as const;
 
 type FontName = keyof typeof FONT_FILES;
@@ -22,7 +24,7 @@ const fontBytes = new Map<FontName, Uint8Array>();
 function bytesOf(name: FontName): Uint8Array {
   let bytes = fontBytes.get(name);
   if (!bytes) {
-    bytes = new Uint8Array(readFileSync(require.resolve(FONT_FILES[name])));
+    bytes = new Uint8Array(readFileSync(FONT_FILES[name]()));
     fontBytes.set(name, bytes);
   }
   return bytes;

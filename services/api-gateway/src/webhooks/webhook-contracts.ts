@@ -1,5 +1,6 @@
 import { MAX_ACTIVE_SUBSCRIPTIONS } from "./active-limit";
 import type { AppConfig } from "@esign/config";
+import { allowedNetworks } from "@esign/net-guard";
 import {
   SUBSCRIPTIONS_PATH,
   subscriptionSchemas,
@@ -18,13 +19,18 @@ const byId = `${SUBSCRIPTIONS_PATH}/{id}`;
 const common = (extra: Record<number, string> = {}) => errors({ 401: "Missing or invalid token", ...extra });
 
 const endpointRules =
-  "`endpoint` must be an absolute http(s) URL; in production https and a public address only. Unknown event types " +
+  "`endpoint` must be an absolute http(s) URL; in production https and a public address only (or one in " +
+  "WEBHOOK_ALLOWED_PRIVATE_NETWORKS). Unknown event types " +
   "and refused endpoints answer 400 with every failing field.";
 
 /** The endpoint policy (https and public addresses in production) is part of the body schemas. */
-export function webhookRoutes(config: Pick<AppConfig, "WEBHOOK_ALLOW_PRIVATE" | "production">) {
+export function webhookRoutes(config: Pick<AppConfig, "WEBHOOK_ALLOW_PRIVATE" | "production"> & Partial<Pick<AppConfig, "WEBHOOK_ALLOWED_PRIVATE_NETWORKS">>) {
   const base = { tags: [TAGS.webhooks], security: API_AUTH } as const;
-  const schemas = subscriptionSchemas({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, requireHttps: config.production });
+  const schemas = subscriptionSchemas({
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+    requireHttps: config.production,
+    allowedNetworks: allowedNetworks(config.WEBHOOK_ALLOWED_PRIVATE_NETWORKS ?? []),
+  });
   return {
     createSubscription: route({
       ...base,

@@ -4,7 +4,7 @@ import https from "node:https";
 import net from "node:net";
 import { performance } from "node:perf_hooks";
 import got from "got";
-import { createGuardedLookup, isBlockedAddress, isBlockedPort, portOf } from "@esign/net-guard";
+import { allowedNetworks, createGuardedLookup, isBlockedAddress, isBlockedPort, portOf } from "@esign/net-guard";
 import type { AttemptCause, AttemptOutcome } from "@esign/webhooks";
 import { classifyTransportError } from "./classify-error";
 import { InFlightLimit } from "./in-flight-limit";
@@ -37,6 +37,8 @@ export interface SendResult {
 export interface SenderOptions {
   /** false in production: loopback, private, link-local and reserved addresses are refused. */
   allowPrivate: boolean;
+  /** Private networks allowed all the same (WEBHOOK_ALLOWED_PRIVATE_NETWORKS). */
+  allowedNetworks?: readonly string[];
   connectTimeoutMs?: number;
   responseTimeoutMs?: number;
   /** DNS resolver behind the guard; tests inject one to map names to addresses. */
@@ -57,6 +59,7 @@ export class WebhookSender {
     https: new https.Agent({ keepAlive: true, timeout: FREE_SOCKET_TIMEOUT_MS, maxFreeSockets: 64 }),
   };
   private readonly allowPrivate: boolean;
+  private readonly allowed: net.BlockList | undefined;
   private readonly connectTimeoutMs: number;
   private readonly responseTimeoutMs: number;
   private readonly lookup: ReturnType<typeof createGuardedLookup> | undefined;
@@ -64,10 +67,11 @@ export class WebhookSender {
 
   constructor(options: SenderOptions) {
     this.allowPrivate = options.allowPrivate;
+    this.allowed = options.allowedNetworks?.length ? allowedNetworks(options.allowedNetworks) : undefined;
     this.connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
     this.responseTimeoutMs = options.responseTimeoutMs ?? RESPONSE_TIMEOUT_MS;
     // The guard runs on the very address the socket connects to, so DNS rebinding cannot slip past it.
-    this.lookup = options.allowPrivate && !options.resolve ? undefined : createGuardedLookup(options.allowPrivate, options.resolve);
+    this.lookup = options.allowPrivate && !options.resolve ? undefined : createGuardedLookup(options.allowPrivate, options.resolve, this.allowed);
     this.inFlight = options.maxInFlight === undefined ? undefined : new InFlightLimit(options.maxInFlight);
   }
 
@@ -89,7 +93,7 @@ export class WebhookSender {
     if (url.protocol !== "https:" && url.protocol !== "http:") return Promise.resolve(failure("network_error", `unsupported scheme ${url.protocol}`));
     // A literal IP is connected to without any lookup, so the guarded lookup never sees it.
     const host = url.hostname.replace(/^\[|\]$/g, "");
-    if (!this.allowPrivate && net.isIP(host) !== 0 && isBlockedAddress(host)) {
+    if (!this.allowPrivate && net.isIP(host) !== 0 && isBlockedAddress(host, this.allowed)) {
       return Promise.resolve(failure("blocked_address", `${host} is not a public address`));
     }
     // Saved before the port rule, or edited around it: checked at every connection too.

@@ -1,0 +1,156 @@
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { ListObjectsV2Command } from "@aws-sdk/client-s3";
+import { bundlePath } from "../../../scripts/build-services";
+import { freePort } from "../../../test/support/ports";
+import { startS3Server, type S3Server } from "../../../test/support/s3-server";
+import { createStorage, StorageConfigError, type StorageSettings } from "../src";
+import { S3FileStorage } from "../src/s3-file-storage";
+import { createS3Client } from "../src/s3-storage";
+
+/*
+ * The documents' S3 store against a real S3 protocol server on this machine (s3rver, see the README):
+ * two replicas (two storages, each with its own staging folder) sharing one bucket, and the start-up
+ * check that turns a missing bucket, unknown credentials or an unreachable endpoint into a clear error.
+ */
+
+const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
+const pdfOf = (n: number) => Buffer.concat([Buffer.from("%PDF-1.7\n"), Buffer.alloc(n, 7), Buffer.from("\n%%EOF\n")]);
+
+let server: S3Server;
+let dir: string;
+let settings: StorageSettings;
+
+async function readStream(r: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of r) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+async function keysInBucket(): Promise<string[]> {
+  const r = await createS3Client(settings).send(new ListObjectsV2Command({ Bucket: "documents" }));
+  return (r.Contents ?? []).map((o) => o.Key ?? "");
+}
+
+beforeAll(async () => {
+  server = await startS3Server(["documents"]);
+  dir = mkdtempSync(path.join(os.tmpdir(), "esign-s3-staging-"));
+  settings = {
+    STORAGE_BACKEND: "s3",
+    STORAGE_DIR: path.join(dir, "replica-a"),
+    S3_BUCKET: "documents",
+    S3_ENDPOINT: server.endpoint,
+    S3_REGION: "eu-north-1",
+    S3_ACCESS_KEY_ID: server.accessKeyId,
+    S3_SECRET_ACCESS_KEY: server.secretAccessKey,
+    S3_FORCE_PATH_STYLE: true,
+    S3_KEY_PREFIX: "esign/",
+  };
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("S3 documents store", () => {
+  it("one replica commits an upload, another reads it (stream, whole, exists), under its content address", async () => {
+    const a = await createStorage(settings);
+    const b = await createStorage({ ...settings, STORAGE_DIR: path.join(dir, "replica-b") });
+    expect(a).toBeInstanceOf(S3FileStorage);
+    const content = pdfOf(3 * 1024 * 1024);
+    const staged = await a.stage(Readable.from([content.subarray(0, 100_000), content.subarray(100_000)]));
+    expect(staged).toMatchObject({ sha256: sha(content), size: content.length });
+    // Staged on the replica's disk (the PDF inspector opens it there), not yet in the bucket.
+    expect(await b.exists(staged.sha256)).toBe(false);
+    expect(await a.commit(staged)).toBe(sha(content));
+
+    expect(await b.exists(staged.sha256)).toBe(true);
+    expect((await b.readAll(staged.sha256)).equals(content)).toBe(true);
+    expect((await readStream(b.read(staged.sha256))).equals(content)).toBe(true);
+    const s = sha(content);
+    expect(await keysInBucket()).toContain(`esign/${s.slice(0, 2)}/${s.slice(2, 4)}/${s}`);
+    expect(readdirSync(path.join(dir, "replica-a", ".staging"))).toEqual([]);
+  });
+
+  it("puts generated content (a sealed document) that the other replica reads back", async () => {
+    const a = await createStorage(settings);
+    const b = await createStorage({ ...settings, STORAGE_DIR: path.join(dir, "replica-b") });
+    const sealed = pdfOf(20_000);
+    const address = await b.put(sealed);
+    expect(address).toBe(sha(sealed));
+    expect((await a.readAll(address)).equals(sealed)).toBe(true);
+    // The same bytes again: the same address, no error.
+    expect(await a.put(sealed)).toBe(address);
+  });
+
+  it("a discarded upload never reaches the bucket", async () => {
+    const a = await createStorage(settings);
+    const before = await keysInBucket();
+    const staged = await a.stage(Readable.from([pdfOf(1000)]));
+    await a.discard(staged);
+    expect(await keysInBucket()).toEqual(before);
+    expect(readdirSync(path.join(dir, "replica-a", ".staging"))).toEqual([]);
+  });
+
+  it("a missing document: exists is false, reads fail with ENOENT (as a missing file's)", async () => {
+    const a = await createStorage(settings);
+    const missing = "0".repeat(64);
+    expect(await a.exists(missing)).toBe(false);
+    await expect(a.readAll(missing)).rejects.toMatchObject({ code: "ENOENT" });
+    await expect(readStream(a.read(missing))).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
+  it("refuses to start on a missing bucket, naming S3_BUCKET", async () => {
+    await expect(createStorage({ ...settings, S3_BUCKET: "no-such-bucket" })).rejects.toThrow(StorageConfigError);
+    await expect(createStorage({ ...settings, S3_BUCKET: "no-such-bucket" })).rejects.toThrow(
+      /^S3_BUCKET: bucket "no-such-bucket" at http:\/\/127\.0\.0\.1:\d+ does not exist/,
+    );
+  });
+
+  it("refuses to start on credentials the store does not know, naming S3_ACCESS_KEY_ID", async () => {
+    await expect(createStorage({ ...settings, S3_ACCESS_KEY_ID: "NOT-A-KEY" })).rejects.toThrow(
+      /^S3_ACCESS_KEY_ID: the object store does not know this access key/,
+    );
+  });
+
+  it("refuses to start when the endpoint does not answer, naming S3_ENDPOINT", async () => {
+    const closed = `http://127.0.0.1:${server.port === 1 ? 2 : 1}`;
+    await expect(createStorage({ ...settings, S3_ENDPOINT: closed })).rejects.toThrow(
+      /^S3_ENDPOINT: bucket "documents" at http:\/\/127\.0\.0\.1:\d+ could not be reached/,
+    );
+  });
+
+  it("a service started on a missing bucket exits at once, its log naming S3_BUCKET (not a 500 at the first upload)", async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [bundlePath("api-gateway")], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        STORAGE_BACKEND: "s3",
+        STORAGE_DIR: path.join(dir, "gateway"),
+        S3_BUCKET: "no-such-bucket",
+        S3_ENDPOINT: server.endpoint,
+        S3_ACCESS_KEY_ID: server.accessKeyId,
+        S3_SECRET_ACCESS_KEY: server.secretAccessKey,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (c: Buffer) => (output += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (output += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(code).toBe(1);
+    expect(output).toMatch(/failed to start.*S3_BUCKET: bucket \\"no-such-bucket\\" at http:\/\/127\.0\.0\.1:\d+ does not exist/);
+  });
+
+  it("the local backend stays the default: a folder, no object store asked", async () => {
+    const local = await createStorage({ ...settings, STORAGE_BACKEND: "local", S3_ENDPOINT: "http://127.0.0.1:1" });
+    const content = Buffer.from("%PDF-1.4 local %%EOF");
+    expect(await local.put(content)).toBe(sha(content));
+    expect((await local.readAll(sha(content))).equals(content)).toBe(true);
+  });
+});
