@@ -34,7 +34,9 @@ export type SkipReason =
   | "casefile_expired"
   | "no_signing_link"
   | "request_not_sent"
-  | "no_reminder_interval";
+  | "no_reminder_interval"
+  /** signOnMeeting: no request to the signer; the caller sends the creator the link (meeting-links.ts). */
+  | "sign_on_meeting";
 
 export type SignerOutcome =
   | { status: "sent"; channel: NotificationChannel; messageId: string; reminders: ReminderState }
@@ -180,6 +182,7 @@ export async function notifySigner(ctx: NotifierContext, kind: SignerMessageKind
       if (loaded.alreadySent) return { status: "skipped", reason: "already_sent", reminders: await reminderStateOf(client, s, now) };
       const blocked = notPendingReason(s, now);
       if (blocked) return { status: "skipped", reason: blocked };
+      if (kind === "signing_request" && cf.signOnMeeting) return { status: "skipped", reason: "sign_on_meeting" };
       if (kind === "reminder") {
         if (!signerSettings(s.notification).reminderInterval) return { status: "skipped", reason: "no_reminder_interval" };
         if (!(await requestWasSent(client, signerId))) return { status: "skipped", reason: "request_not_sent" };
