@@ -29,11 +29,15 @@ let otherToken: string;
 const CREATOR = "creator@acme.example";
 
 beforeAll(async () => {
-  smtp = await startSmtpSink();
+  // An address that refuses mail for good: its signer becomes undeliverable.
+  smtp = await startSmtpSink({ rejectRecipients: [{ match: "bounce@example.com", code: 550, message: "No such user" }] });
   // A database of its own: the relay publishes every unrelayed event of its database, and the
   // notifier would mail for other files' case files.
   world = await createWorld("signers");
-  system = await startSystem(["casefile-worker", "notifier"], world.env({ SMTP_URL: smtp.url }), { JOB_POLL_LIMIT_PER_MINUTE: "0" });
+  // Low caps, so that the refusals past them are cheap to show.
+  system = await startSystem(["casefile-worker", "notifier"], world.env({ SMTP_URL: smtp.url, CASEFILE_MAX_SIGNERS: "3", CASEFILE_MAX_CC_RECIPIENTS: "2" }), {
+    JOB_POLL_LIMIT_PER_MINUTE: "0",
+  });
   [acme, other, pdf] = await Promise.all([
     createCustomer(world.db, { name: "Acme signers", adminEmail: CREATOR }, TEST_ENCRYPTION_KEY),
     createCustomer(world.db, { name: "Other customer" }, TEST_ENCRYPTION_KEY),
@@ -110,6 +114,8 @@ interface ErrorJson {
   message: string;
   errors?: { path: string; code: string; message: string }[];
 }
+
+const errorPaths = (a: RawAnswer) => (bodyOf<ErrorJson>(a).errors ?? []).map((e) => `${e.path}:${e.code}`);
 
 const LINK = /http:\/\/127\.0\.0\.1:\d+\/sign\/[A-Za-z0-9_-]{43}/g;
 const linksIn = (m: SinkMessage) => [...new Set(`${m.text}\n${m.html ?? ""}`.match(LINK) ?? [])];
@@ -317,6 +323,28 @@ describe("a draft's signers corrected, sent, resent with a new address, signed, 
       "finalized",
     ]);
     expect(whole.map((e) => e.id)).toEqual([...whole.map((e) => e.id)].sort((a, b) => a - b));
+
+    // Paged as sdk-net pages (page and per_page twice, a Link header) and as sdk-php pages (limit, offset).
+    const path = `casefiles/${caseFileId}/signers/${aliceId}/log`;
+    const page = await net("GET", `${path}?per_page=4&page=2&per_page=4&page=2`);
+    expect(bodyOf<LogJson[]>(page).map((e) => e.event)).toEqual(eventsOf(log).slice(4, 8));
+    expect(page.headers.get("link")).toMatch(/[?&]page=3&per_page=4>; rel="next"/);
+    expect(bodyOf<LogJson[]>(await php("GET", `${path}?limit=3&offset=8`)).map((e) => e.event)).toEqual(["signed", "finalized"]);
+  });
+});
+
+describe("an undeliverable signer, corrected and resent", () => {
+  it("is pending again and gets the request at the new address", async () => {
+    const { caseFileId, links } = await createCaseFile({ title: "Bounced", signers: [signer("Nora Nygaard", "bounce@example.com")] });
+    const nora = links["Nora Nygaard"]!.signerId;
+    await eventually(async () => (await world.db.signer.findUniqueOrThrow({ where: { id: nora } })).status === 5);
+    expect(bodyOf(await net("GET", `signingrequests/${nora}`))).toMatchObject({ status: 5 });
+    expect((await php("PUT", `signingrequests/${nora}`, { email: "nora@example.com" })).status).toBe(200);
+    const resent = await php("PATCH", `signingrequests/${nora}/send`);
+    expect(bodyOf(resent)).toMatchObject({ status: 1, email: "nora@example.com" });
+    await smtp.waitFor((m) => m.to.includes("nora@example.com"), 20_000);
+    await eventually(async () => eventsOf(await signerLog(caseFileId, nora)).at(-1) === "requestSent");
+    expect(eventsOf(await signerLog(caseFileId, nora))).toEqual(["requestActivated", "undeliverable", "edited", "requestResent", "requestSent"]);
   });
 });
 
@@ -335,6 +363,10 @@ describe("signOnMeeting: the creator gets the links, the signers get no mail", (
     });
     expect(meeting.status).toBe(1);
     const [dorte, erik, frida] = ["Dorte Dam", "Erik Eng", "Frida Fjord"].map((n) => meeting.links[n]!);
+    // Frida's round has not come: there is no request of hers to send again.
+    const early = await php("PATCH", `signingrequests/${frida!.signerId}/send`);
+    expect(early.status).toBe(409);
+    expect(bodyOf<ErrorJson>(early).message).toContain("turn");
 
     const first = await smtp.waitFor((m) => m.to.includes(CREATOR) && m.subject.includes("Lejekontrakt"), 20_000);
     expect(first.subject).toBe("Underskriftslinks til dit møde: Lejekontrakt");
@@ -363,6 +395,12 @@ describe("signOnMeeting: the creator gets the links, the signers get no mail", (
     const second = await smtp.waitFor((m) => m.to.includes(CREATOR) && m.subject.includes("Lejekontrakt") && m !== first, 20_000);
     expect(linksIn(second)).toEqual([frida!.url]);
     expect(second.text).toContain("Frida Fjord (Udlejer): ");
+    expect(smtp.messagesTo("frida@example.com")).toHaveLength(0);
+
+    // A resend with signOnMeeting goes to the creator too: that signer's link only.
+    expect((await php("PATCH", `signingrequests/${frida!.signerId}/send`)).status).toBe(200);
+    const third = await smtp.waitFor((m) => m.to.includes(CREATOR) && m.subject.includes("Lejekontrakt") && m !== first && m !== second, 20_000);
+    expect(linksIn(third)).toEqual([frida!.url]);
     expect(smtp.messagesTo("frida@example.com")).toHaveLength(0);
   });
 });
@@ -397,6 +435,53 @@ describe("copy recipients at Penneo's paths", () => {
   });
 });
 
+describe("a draft's signers: the create's rules over the whole set, the caps, deletion", () => {
+  it("refuses a role that strands a signer or a document, caps signers and copy recipients, deletes a signer who has not signed", async () => {
+    const draft = await createCaseFile({
+      title: "Deed",
+      activateCaseFile: false,
+      signers: [signer("Olga Buyer", "olga@example.com", { role: "Buyer" }), signer("Per Seller", "per@example.com", { role: "Seller" })],
+      documents: [{ title: "Deed", name: "contract.pdf", roles: ["Buyer", "Seller"] }],
+    });
+    const id = draft.caseFileId;
+    const per = (await world.db.signer.findFirstOrThrow({ where: { caseFileId: id, name: "Per Seller" } })).id;
+    // Witness signs nothing, and nobody would sign for the deed's Seller any more.
+    const role = await php("PUT", `casefiles/${id}/signers/${per}`, { role: "Witness" });
+    expect(role.status).toBe(400);
+    expect(
+      bodyOf<ErrorJson>(role)
+        .errors?.map((e) => `${e.path}:${e.code}`)
+        .sort(),
+    ).toEqual(["role:role_without_signer", "role:signer_without_document"]);
+
+    // Every document lists roles, so a new signer needs one of them (the SDKs send none: the default
+    // role, Signer, would sign nothing).
+    const roleless = await net("POST", `casefiles/${id}/signers`, { name: "Quinn Buyer", ssnType: "legacy", storeAsContact: false, language: "en" });
+    expect(errorPaths(roleless)).toEqual(["role:signer_without_document"]);
+    // A draft not to be sent yet has no links: an added signer gets none either.
+    const added = bodyOf<SignerJson>(
+      await net("POST", `casefiles/${id}/signers`, { name: "Quinn Buyer", ssnType: "legacy", storeAsContact: false, role: "Buyer" }),
+    );
+    expect(added.id).toEqual(expect.any(Number));
+    expect(await world.db.signingLink.count({ where: { signerId: added.id } })).toBe(0);
+    const fourth = await php("POST", `casefiles/${id}/signers`, { name: "Rolf Buyer" });
+    expect(fourth.status).toBe(409);
+    expect(bodyOf<ErrorJson>(fourth).message).toContain("at most 3 signers");
+
+    // sdk-php Signer::delete(): DELETE with Content-type and no body; the log says who.
+    expect((await php("DELETE", `casefiles/${id}/signers/${added.id}`)).status).toBe(204);
+    expect(await signerLog(id, added.id)).toMatchObject([
+      { event: "added", eventType: 14, actor: "user" },
+      { event: "deleted", eventType: 10, actor: "user", userId: acme.userId, ip: "127.0.0.1" },
+    ]);
+
+    for (const n of [1, 2]) expect((await php("POST", `casefiles/${id}/recipients`, { name: `Copy ${n}`, email: `copy${n}@example.com` })).status).toBe(201);
+    const third = await php("POST", `casefiles/${id}/recipients`, { name: "Copy 3", email: "copy3@example.com" });
+    expect(third.status).toBe(409);
+    expect(bodyOf<ErrorJson>(third).message).toContain("at most 2 copy recipients");
+  });
+});
+
 describe("bad input, closed case files and other customers' ids", () => {
   let draftId: number;
   let draftSignerId: number;
@@ -406,8 +491,6 @@ describe("bad input, closed case files and other customers' ids", () => {
     draftId = draft.caseFileId;
     draftSignerId = (await world.db.signer.findFirstOrThrow({ where: { caseFileId: draftId } })).id;
   });
-
-  const errorPaths = (a: RawAnswer) => (bodyOf<ErrorJson>(a).errors ?? []).map((e) => `${e.path}:${e.code}`);
 
   it("answers 400 naming every failing field, in the create payload's codes and words, and writes nothing", async () => {
     const add = await php("POST", `casefiles/${draftId}/signers`, { name: "", email: "no-at-sign", ssnType: "passport", language: "xx", signOrder: -1 });
