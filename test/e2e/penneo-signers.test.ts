@@ -499,6 +499,11 @@ describe("bad input, closed case files and other customers' ids", () => {
       expect.arrayContaining(["name:too_small", "email:invalid_format", "ssnType:invalid_value", "language:invalid_value", "signOrder:too_small"]),
     );
     expect(bodyOf<ErrorJson>(add).errors).toContainEqual({ path: "email", code: "invalid_format", message: "must be a valid email address" });
+    // Numbers past their columns are a 400, not a database error.
+    expect(errorPaths(await php("POST", `casefiles/${draftId}/signers`, { name: "Big", signOrder: 2 ** 31, activeAt: 1e13 }))).toEqual([
+      "signOrder:too_big",
+      "activeAt:too_big",
+    ]);
     expect(errorPaths(await php("POST", `casefiles/${draftId}/signers`, { ssnType: "legacy", phone: "1" }))).toEqual(
       expect.arrayContaining(["name:required", "body:unrecognized_keys"]),
     );
