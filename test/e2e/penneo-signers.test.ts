@@ -64,7 +64,7 @@ const php = (method: string, path: string, body?: unknown, token = acmeToken) =>
   );
 
 /** sdk-net (RestSharp): WSSE on /api/v3, a Content-Type only when there is a body. */
-const net = (method: string, path: string, body?: unknown, creds = acme) =>
+const net = (method: string, path: string, body?: unknown, creds = acme, headers: Record<string, string> = {}) =>
   sendRaw(
     system.gateway.url,
     method,
@@ -73,6 +73,7 @@ const net = (method: string, path: string, body?: unknown, creds = acme) =>
       ...dotnetWsseHeaders(creds.apiKey, creds.apiSecret),
       "User-Agent": "Penneo%2Fsdk-net%408.0.1",
       ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      ...headers,
     },
     body === undefined ? undefined : JSON.stringify(body),
   );
@@ -326,7 +327,7 @@ describe("a draft's signers corrected, sent, resent with a new address, signed, 
 
     // Paged as sdk-net pages (page and per_page twice, a Link header) and as sdk-php pages (limit, offset).
     const path = `casefiles/${caseFileId}/signers/${aliceId}/log`;
-    const page = await net("GET", `${path}?per_page=4&page=2&per_page=4&page=2`);
+    const page = await net("GET", `${path}?per_page=4&page=2&per_page=4&page=2`, undefined, acme, { "x-paginate": "true" });
     expect(bodyOf<LogJson[]>(page).map((e) => e.event)).toEqual(eventsOf(log).slice(4, 8));
     expect(page.headers.get("link")).toMatch(/[?&]page=3&per_page=4>; rel="next"/);
     expect(bodyOf<LogJson[]>(await php("GET", `${path}?limit=3&offset=8`)).map((e) => e.event)).toEqual(["signed", "finalized"]);

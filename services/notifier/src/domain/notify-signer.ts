@@ -182,13 +182,13 @@ export async function notifySigner(ctx: NotifierContext, kind: SignerMessageKind
       if (loaded.alreadySent) return { status: "skipped", reason: "already_sent", reminders: await reminderStateOf(client, s, now) };
       const blocked = notPendingReason(s, now);
       if (blocked) return { status: "skipped", reason: blocked };
-      if (kind === "signing_request" && cf.signOnMeeting) return { status: "skipped", reason: "sign_on_meeting" };
       if (kind === "reminder") {
         if (!signerSettings(s.notification).reminderInterval) return { status: "skipped", reason: "no_reminder_interval" };
         if (!(await requestWasSent(client, signerId))) return { status: "skipped", reason: "request_not_sent" };
       }
       const link = signingLinkOf(ctx, s);
       if (!link) return { status: "skipped", reason: "no_signing_link" };
+      if (kind === "signing_request" && cf.signOnMeeting) return { status: "skipped", reason: "sign_on_meeting" };
 
       const delivery = buildDelivery(ctx, kind, s, link, dedupeKey);
       const record = { dedupeKey, kind, channel: delivery.channel, caseFileId: cf.id, signerId };
