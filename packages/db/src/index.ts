@@ -4,12 +4,13 @@ export type { SqlTransactionOptions } from "./sql-transaction";
 export type { Db, Tx, SqlPool, SqlClient } from "./create-prisma";
 export { applyMigrations, listMigrations } from "./migrate";
 export { ensureDatabase, dropDatabase, withDatabase } from "./database-admin";
-export { encryptSecret, decryptSecret, sha256Hex, trackingId, parseTrackingId } from "./secrets";
+export { encryptSecret, decryptSecret, sha256Hex, trackingId, parseTrackingId, newSigningToken, hashSigningToken, signingLinkUrl } from "./secrets";
 export {
   emitEvent,
   emitEvents,
   eventInsert,
   recordLog,
+  logInsert,
   serializeEvents,
   serializedEventInsert,
   serializedLogInsert,
@@ -62,5 +63,6 @@ export type {
   WebhookSubscription,
   WebhookDelivery,
   WebhookAttempt,
+  LogEntry,
 } from "./generated/client";
 export { JobStatus } from "./generated/client";

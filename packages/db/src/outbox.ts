@@ -111,8 +111,12 @@ export function serializedLogInsert(events: readonly SerializedEvent[], onlyIfAn
   );
 }
 
-/** INSERT of log rows from one parameter per column (one statement text for any number of rows). */
-function logInsert(entries: readonly LogRow[], onlyIfAnyIn?: string) {
+/**
+ * INSERT of log rows from one parameter per column (one statement text for any number of rows), in
+ * the given order; also a data-modifying CTE of a larger statement (the create writes its case file's
+ * `created` and `sent` entries before its signers' `requestActivated` ones in one such insert).
+ */
+export function logInsert(entries: readonly LogRow[], onlyIfAnyIn?: string) {
   const rows = unnestRowsInOrder("l", {
     customerId: { values: entries.map((e) => e.customerId), type: "int" },
     caseFileId: { values: entries.map((e) => e.caseFileId), type: "int" },

@@ -37,3 +37,21 @@ export function parseTrackingId(id: string, keyHex: string): number | null {
   const given = Buffer.from(id);
   return expected.length === given.length && timingSafeEqual(expected, given) ? Number(m[1]) : null;
 }
+
+/**
+ * A signing link's token: 32 random bytes (unguessable), base64url. Only its sha256 is looked up
+ * (SigningLink.tokenHash); the token itself is kept encrypted (tokenEnc) for the mails that carry it.
+ * Made by the casefile-worker's create and the gateway's "add a signer" alike.
+ */
+export function newSigningToken(): { token: string; tokenHash: string } {
+  const token = randomBytes(32).toString("base64url");
+  return { token, tokenHash: hashSigningToken(token) };
+}
+
+export function hashSigningToken(token: string): string {
+  return sha256Hex(token);
+}
+
+export function signingLinkUrl(publicBaseUrl: string, token: string): string {
+  return `${publicBaseUrl}/sign/${token}`;
+}

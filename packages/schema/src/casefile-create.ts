@@ -13,6 +13,22 @@ import { ZCaseFileCreateData, type TCaseFileCreateData } from "./casefile-create
 export { formatPath, type FieldError };
 export * from "./casefile-create/schemas";
 export { DEFAULT_CASEFILE_CAPS, type CaseFileCaps } from "./casefile-create/cross-field-rules";
+export { errorMap as createErrorMap } from "./casefile-create/messages";
+
+/**
+ * The create's rules across fields, over a case file's signers and documents as they would be after
+ * an edit (issue 24: a signer added to or changed on a draft follows the create's rules, with its
+ * codes and words). Paths are the create's: `caseFile.signers[i].role`, `caseFile.documents[j].roles[k]`.
+ */
+export function signerRuleErrors(
+  signers: readonly unknown[],
+  documents: readonly { name: string; signable: boolean; roles: readonly string[] }[],
+): FieldError[] {
+  return crossFieldErrors(
+    { caseFile: { signers, documents } },
+    documents.map((d) => d.name),
+  );
+}
 
 export type ValidateCreateResult = { ok: true; value: TCaseFileCreateData } | { ok: false; errors: FieldError[] };
 

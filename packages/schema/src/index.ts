@@ -9,3 +9,6 @@ export * from "./storable-text";
 export * from "./event-catalog";
 export * from "./log-catalog";
 export * from "./audit";
+export * from "./account-rules";
+export * from "./signer-record";
+export * from "./signer-edits";

@@ -64,6 +64,11 @@ export const jobCatalog = {
     "subscription-disabled": job({ schema: z.object({ subscriptionId: z.uuid() }), attempts: 5, backoffMs: 5000 }),
     /** The signing request of one activation of a signer (routed from sign.signer.requestActivated). */
     "signing-request": job({ schema: z.object({ signerId: z.number().int().positive(), eventId: z.uuid() }), attempts: 5, backoffMs: 5000 }),
+    /**
+     * A signing request sent again on request (`PATCH signingrequests/{id}/send`): `resendId` names this
+     * resend, so it goes out once however often its job runs, and a later resend goes out again.
+     */
+    "resend-request": job({ schema: z.object({ signerId: z.number().int().positive(), resendId: z.uuid() }), attempts: 5, backoffMs: 5000 }),
     /** Reminder number `sequence` (1, 2, ...), delayed by the signer's reminderInterval. */
     reminder: job({ schema: z.object({ signerId: z.number().int().positive(), sequence: z.number().int().min(1) }), attempts: 5, backoffMs: 5000 }),
     /** Completion mails to signers, cc recipients and the owner (routed from sign.casefile.completed). */

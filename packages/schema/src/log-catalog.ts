@@ -28,6 +28,8 @@ export const SIGNER_LOG_CODES = {
   edited: 12,
   transientBounce: 13,
   added: 14,
+  /** signOnMeeting: the signer's link went to the case file's creator (no mail to the signer). */
+  linkSentToCreator: 15,
 } as const;
 
 export const CASEFILE_LOG_CODES = {

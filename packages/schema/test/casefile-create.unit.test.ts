@@ -293,6 +293,9 @@ const invalidCases: InvalidCase[] = [
   },
   { name: "signer storeAsContact a string", edits: [[`${S0}.storeAsContact`, "x"]], expect: [[`${S0}.storeAsContact`, "invalid_type"]] },
   { name: "unknown signer property", edits: [[`${S0}.phone`, "+4512345678"]], expect: [[`${S0}.phone`, "unrecognized_key"]] },
+  // Numbers past what their columns (PostgreSQL integer, a timestamp) hold are refused here, not by the database.
+  { name: "signOrder past int4", edits: [[`${S0}.signOrder`, 2 ** 31]], expect: [[`${S0}.signOrder`, "too_big"]] },
+  { name: "activeAt past year 9999", edits: [[`${S0}.activeAt`, 253_402_300_800]], expect: [[`${S0}.activeAt`, "too_big"]] },
 
   // --- document fields
   { name: "document title missing", edits: [[`${D0}.title`, DEL]], expect: [[`${D0}.title`, "required"]] },

@@ -3,6 +3,7 @@ import type { CaseFileInput, UploadFile } from "./case-file-input";
 import { Transport, type FetchFn } from "./http";
 import { createCaseFileForm } from "./multipart";
 import { ZCaseFile, ZCreateResponse, ZJob, type CaseFile, type CompletedJob, type CreatedJob, type Job } from "./schemas";
+import { CopyRecipients, Signers } from "./signers";
 import { Subscriptions } from "./subscriptions";
 import { TokenManager, type Credentials } from "./token-manager";
 import { waitForJob, type JobPoller, type WaitForJobOptions } from "./wait-for-job";
@@ -42,6 +43,10 @@ export class EsignClient {
   readonly baseUrl: string;
   /** Webhook subscriptions of the client's customer. */
   readonly subscriptions: Subscriptions;
+  /** Signers, signing requests and event logs of existing case files. */
+  readonly signers: Signers;
+  /** Copy recipients of existing case files. */
+  readonly copyRecipients: CopyRecipients;
   private readonly api: Api;
   private readonly tokens: TokenManager;
   private readonly answeredPolls = new Map<string, number>();
@@ -59,6 +64,8 @@ export class EsignClient {
     this.tokens = new TokenManager(transport, options.credentials, margin * 1000, options.now ?? Date.now);
     this.api = new Api(transport, this.tokens);
     this.subscriptions = new Subscriptions(this.api);
+    this.signers = new Signers(this.api);
+    this.copyRecipients = new CopyRecipients(this.api);
     this.poller = {
       getJob: (uuid, payloadHash, opts) => this.getJob(uuid, payloadHash, opts),
       lastAnsweredPollAt: (uuid) => this.answeredPolls.get(uuid),

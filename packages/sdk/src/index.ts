@@ -5,6 +5,8 @@ export type { FetchFn } from "./http";
 export { JOB_POLL_SPACING_MS } from "./wait-for-job";
 export type { WaitForJobOptions } from "./wait-for-job";
 export { Subscriptions, SUBSCRIPTIONS_PATH } from "./subscriptions";
+export { CopyRecipients, PENNEO_API_PATH, Signers } from "./signers";
+export type { SignerUpdate, SigningRequestUpdate } from "./signers";
 export type { SubscriptionCreate, SubscriptionUpdate, DeliveriesQuery } from "./subscriptions";
 export { EsignApiError, EsignNetworkError, EsignResponseError, JobFailedError, JobTimeoutError } from "./errors";
 export type { EsignApiErrorInit } from "./errors";
@@ -12,6 +14,7 @@ export { CASE_FILE_STATUS, SIGNER_STATUS, JOB_STATUSES } from "./schemas";
 export type {
   CaseFile,
   CompletedJob,
+  CopyRecipient,
   CreatedJob,
   DeliveryAttempt,
   DeliveryPage,
@@ -19,7 +22,10 @@ export type {
   Job,
   JobResult,
   JobStatus,
+  LogEntry,
+  Signer,
   SigningLink,
+  SigningRequest,
   Subscription,
   TokenResponse,
   WebhookEvent,

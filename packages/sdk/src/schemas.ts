@@ -74,6 +74,7 @@ export type CompletedJob = Job & { jobStatus: "completed"; result: JobResult };
 export { CASEFILE_STATUS as CASE_FILE_STATUS, SIGNER_STATUS } from "@esign/schema";
 
 export const ZSigningRequest = z.object({
+  /** The signer's id. */
   id: z.number(),
   /** SIGNER_STATUS: 0 new, 1 pending, 2 rejected, 3 deleted, 4 signed, 5 undeliverable. */
   status: z.number(),
@@ -81,7 +82,24 @@ export const ZSigningRequest = z.object({
   rejectReason: z.string().nullable(),
   /** Unix seconds; absent until signed. */
   signed: z.number().optional(),
+  emailSubject: z.string().nullable().optional(),
+  emailText: z.string().nullable().optional(),
+  reminderEmailSubject: z.string().nullable().optional(),
+  reminderEmailText: z.string().nullable().optional(),
+  completedEmailSubject: z.string().nullable().optional(),
+  completedEmailText: z.string().nullable().optional(),
+  emailFormat: z.string().nullable().optional(),
+  /** Days between reminders; null: none. */
+  reminderInterval: z.number().nullable().optional(),
+  accessControl: z.boolean().optional(),
+  enableInsecureSigning: z.boolean().optional(),
+  insecureSigningMethods: z.array(z.string()).optional(),
+  secureSigningMethods: z.array(z.string()).optional(),
+  successUrl: z.string().nullable().optional(),
+  failUrl: z.string().nullable().optional(),
 });
+/** A signer's signing request (its id is the signer's): address, texts, reminders, redirects, methods. */
+export type SigningRequest = z.infer<typeof ZSigningRequest>;
 
 export const ZSigner = z.object({
   id: z.number(),
@@ -94,6 +112,29 @@ export const ZSigner = z.object({
   signingRequest: ZSigningRequest,
 });
 export type Signer = z.infer<typeof ZSigner>;
+
+export const ZCopyRecipient = z.object({ id: z.number(), name: z.string(), email: z.string() });
+/** Who gets a copy of the signed documents when the case file completes. */
+export type CopyRecipient = z.infer<typeof ZCopyRecipient>;
+
+export const ZLogEntry = z.object({
+  id: z.number(),
+  /** The entry's code (docs/penneo-compatibility.md, "The event log"), e.g. 4 signed, 100 created. */
+  eventType: z.number(),
+  /** Unix seconds. */
+  eventTime: z.number(),
+  /** The code's name: `signed`, `requestResent`, `created`, ... */
+  event: z.string(),
+  /** `system`, `user` (an API user) or `signer` (through their link). */
+  actor: z.string(),
+  signerId: z.number().optional(),
+  userId: z.number().optional(),
+  ip: z.string().optional(),
+  userAgent: z.string().optional(),
+  detail: z.record(z.string(), z.unknown()).optional(),
+});
+/** One entry of a case file's or signer's event log. */
+export type LogEntry = z.infer<typeof ZLogEntry>;
 
 export const ZDocument = z.object({
   id: z.number(),

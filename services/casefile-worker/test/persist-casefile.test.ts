@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { decryptSecret, sqlPool, withSqlTransaction } from "@esign/db";
+import { decryptSecret, hashSigningToken, sqlPool, withSqlTransaction } from "@esign/db";
 import { ZSigningLinkItem, validateCreateRequest, type TCaseFile } from "@esign/schema";
 import { closeTestDb, testDb, TEST_ENCRYPTION_KEY } from "../../../test/support/api";
 import { lockAndAllocate, persistCaseFile, type Persisted } from "../src/domain/persist-casefile";
-import { hashSigningToken } from "../src/domain/signing-tokens";
 
 /*
  * The creation job's one-statement write, against PostgreSQL: every field of the payload lands in

@@ -7,7 +7,7 @@ import type { NotifierContext } from "./context";
 import { MailThrottle, withMailThrottle } from "./domain/mail-throttle";
 import { completedJob } from "./jobs/completed.job";
 import { reminderJob } from "./jobs/reminder.job";
-import { signingRequestJob } from "./jobs/signing-request.job";
+import { resendRequestJob, signingRequestJob } from "./jobs/signing-request.job";
 import { subscriptionDisabledJob } from "./jobs/subscription-disabled.job";
 
 const DEFAULT_HEALTH_PORT = 3002;
@@ -35,6 +35,7 @@ runWorkerService("notifier", options, async ({ config, logger, db, redis, produc
     {
       "subscription-disabled": (data) => subscriptionDisabledJob(ctx, data),
       "signing-request": (data, job) => withMailThrottle(job, () => signingRequestJob(ctx, data)),
+      "resend-request": (data, job) => withMailThrottle(job, () => resendRequestJob(ctx, data)),
       reminder: (data, job) => withMailThrottle(job, () => reminderJob(ctx, data)),
       completed: (data, job) => withMailThrottle(job, () => completedJob(ctx, data)),
     },

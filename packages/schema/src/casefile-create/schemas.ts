@@ -21,13 +21,16 @@ function orNull<T extends z.ZodType>(schema: T): z.ZodNullable<T> {
  * the message still say "integer".
  */
 export const integerSchemas = new WeakSet<object>();
-function integer(min: number) {
-  const schema = z.int().min(min);
+/** The largest value of PostgreSQL's `integer`, the columns these numbers are stored in. */
+const INT4_MAX = 2_147_483_647;
+function integer(min: number, max = INT4_MAX) {
+  const schema = z.int().min(min).max(max);
   integerSchemas.add(schema);
   return schema;
 }
 
-const timestamp = () => integer(0);
+/** Unix seconds up to the end of year 9999: a time PostgreSQL and JavaScript can both hold. */
+const timestamp = () => integer(0, 253_402_300_799);
 
 // A leading/trailing whitespace check that lets "" through, so an empty role yields only too_small.
 const NO_OUTER_WHITESPACE = /^(?!\s)[\s\S]*(?<!\s)$/;

@@ -84,23 +84,34 @@ const sdkClass = <const N extends string>(name: N) => z.literal(name).describe("
  */
 const entityTime = (what: string) => unixTime().optional().describe(`${what}: unix seconds; absent when unset`);
 
-export const ZSigningRequest = z.object({
-  sdkClassName: sdkClass("SigningRequest"),
-  id: z.int().describe("The signer's id"),
-  status: ZSigningRequestStatus,
-  email: z.string().nullable(),
-  accessControl: z.boolean(),
-  enableInsecureSigning: z.boolean(),
-  insecureSigningMethods: z.array(z.string()),
-  secureSigningMethods: z.array(z.string()),
-  successUrl: z.string().nullable(),
-  failUrl: z.string().nullable(),
-  rejectReason: z.string().nullable(),
-  activated: entityTime("When the request went out"),
-  opened: entityTime("When the signer opened the signing page"),
-  signed: entityTime("When the signer signed"),
-  rejected: entityTime("When the signer rejected"),
-});
+export const ZSigningRequest = component(
+  "SigningRequest",
+  z.object({
+    sdkClassName: sdkClass("SigningRequest"),
+    id: z.int().describe("The signer's id"),
+    status: ZSigningRequestStatus,
+    email: z.string().nullable(),
+    emailSubject: z.string().nullable(),
+    emailText: z.string().nullable(),
+    reminderEmailSubject: z.string().nullable(),
+    reminderEmailText: z.string().nullable(),
+    completedEmailSubject: z.string().nullable(),
+    completedEmailText: z.string().nullable(),
+    emailFormat: z.enum(["text", "html"]).nullable().describe("null: the default (html)"),
+    reminderInterval: z.int().nullable().describe("Days between reminders; null: no reminders"),
+    accessControl: z.boolean(),
+    enableInsecureSigning: z.boolean(),
+    insecureSigningMethods: z.array(z.string()),
+    secureSigningMethods: z.array(z.string()),
+    successUrl: z.string().nullable(),
+    failUrl: z.string().nullable(),
+    rejectReason: z.string().nullable(),
+    activated: entityTime("When the request went out"),
+    opened: entityTime("When the signer opened the signing page"),
+    signed: entityTime("When the signer signed"),
+    rejected: entityTime("When the signer rejected"),
+  }),
+);
 
 export const ZSigningRequestList = component("SigningRequestList", z.array(ZSigningRequest).describe("One signing request per signer"));
 
@@ -112,6 +123,8 @@ export const ZSigner = component(
     name: z.string(),
     role: z.string(),
     onBehalfOf: z.string().nullable(),
+    ssnType: z.string().nullable(),
+    vatin: z.string().nullable(),
     signOrder: z.int(),
     language: z.string().nullable(),
     channel: z.string(),

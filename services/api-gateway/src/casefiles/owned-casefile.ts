@@ -28,3 +28,13 @@ export async function ownedDocument(ctx: GatewayContext, customerId: number, id:
   const { caseFile, ...doc } = document;
   return { document: doc, caseFile };
 }
+
+/**
+ * A signer with its case file and signing link, by the signer's own id (Penneo's `signingrequests/{id}`:
+ * a signing request's id is its signer's). Another customer's signer answers like a missing one.
+ */
+export async function ownedSigner(ctx: GatewayContext, customerId: number, signerId: number) {
+  const signer = await ctx.db.signer.findFirst({ where: { id: signerId, caseFile: { customerId } }, include: { caseFile: true, signingLink: true } });
+  if (!signer) throw new AppError("not_found", "Signing request not found");
+  return signer;
+}

@@ -43,6 +43,35 @@ const DOCUMENT_STATUS: Partial<Record<number, number>> = {
   [CASEFILE_STATUS.failed]: 7,
 };
 
+/** Signer.notification (JSON, written from the create payload or a signing request's update), read defensively. */
+type SignerTexts = Pick<
+  SigningRequestView,
+  | "emailSubject"
+  | "emailText"
+  | "reminderEmailSubject"
+  | "reminderEmailText"
+  | "completedEmailSubject"
+  | "completedEmailText"
+  | "emailFormat"
+  | "reminderInterval"
+>;
+
+function notificationOf(s: Signer): SignerTexts {
+  const n: Record<string, unknown> = typeof s.notification === "object" && s.notification !== null && !Array.isArray(s.notification) ? s.notification : {};
+  const text = (key: string) => (typeof n[key] === "string" ? (n[key] as string) : null);
+  const format = n.emailFormat;
+  return {
+    emailSubject: text("emailSubject"),
+    emailText: text("emailText"),
+    reminderEmailSubject: text("reminderEmailSubject"),
+    reminderEmailText: text("reminderEmailText"),
+    completedEmailSubject: text("completedEmailSubject"),
+    completedEmailText: text("completedEmailText"),
+    emailFormat: format === "text" ? "text" : format === "html" ? "html" : null,
+    reminderInterval: typeof n.reminderInterval === "number" && Number.isInteger(n.reminderInterval) ? n.reminderInterval : null,
+  };
+}
+
 /** The signer's request, as sdk-php and sdk-net read it (`SigningRequest`): the state in SigningRequestStatus. */
 export function presentSigningRequest(s: Signer): SigningRequestView {
   return {
@@ -50,6 +79,7 @@ export function presentSigningRequest(s: Signer): SigningRequestView {
     id: s.id,
     status: signingRequestStatus(s.status),
     email: s.email,
+    ...notificationOf(s),
     accessControl: s.accessControl,
     enableInsecureSigning: s.enableInsecureSigning,
     insecureSigningMethods: s.insecureSigningMethods,
@@ -71,6 +101,8 @@ export function presentSigner(s: Signer): SignerView {
     name: s.name,
     role: s.role,
     onBehalfOf: s.onBehalfOf,
+    ssnType: s.ssnType,
+    vatin: s.vatin,
     signOrder: s.signOrder,
     language: s.language,
     channel: s.channel,

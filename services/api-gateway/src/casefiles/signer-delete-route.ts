@@ -1,56 +1,21 @@
 import { Router } from "express";
-import { emitEvent, lockCaseFileRow, lockSignerRow, run, runOne } from "@esign/db";
-import { AppError } from "@esign/errors";
-import { CASEFILE_STATUS, SIGNER_STATUS, signableDocumentsFor, signerEvent } from "@esign/schema";
 import type { GatewayContext } from "../context";
 import { authenticate, principalOf } from "../auth/authenticate";
 import { requestIdOf } from "../http/request-context";
+import { userAudit } from "../http/request-evidence";
 import { caseFileRoutes } from "./casefile-contracts";
 import { serve } from "../contract/serve";
-import { caseFileDocumentRolesSql, caseFileSignersSql, markSignerDeletedSql } from "./signer-delete.sql";
+import { deleteSigner } from "./delete-signer";
 
-const notFound = () => new AppError("not_found", "Signer not found");
-
-/** Signers who still count toward the case file: not deleted, and with something to sign. */
-const STILL_SIGNING: readonly number[] = [SIGNER_STATUS.new, SIGNER_STATUS.pending, SIGNER_STATUS.signed, SIGNER_STATUS.undeliverable];
-
-/**
- * DELETE /send/api/v1/casefiles/{id}/signers/{signerId}: removes a signer who has not signed, while
- * the case file is new or pending. One transaction locks the case file, then the signer (the
- * worker's order); the relay routes `sign.signer.deleted` to the worker's `advance`, which may
- * complete the case file or open the next round. Another customer's case file answers 404.
- */
+/** DELETE /send/api/v1/casefiles/{id}/signers/{signerId}: see deleteSigner (Penneo's path answers the same). */
 export function signerDeleteRouter(ctx: GatewayContext): Router {
   const router = Router();
   const auth = authenticate(ctx);
 
-  serve(router, caseFileRoutes(ctx.config).deleteSigner, auth, async ({ params }, _req, res) => {
-    const { customerId } = principalOf(res);
-    const caseFileId = params.id;
-    const signerId = params.signerId;
-
-    const status = await ctx.db.$transaction(async (tx) => {
-      const cf = await runOne(tx, lockCaseFileRow, { id: caseFileId, customerId });
-      if (!cf) throw notFound();
-      await run(tx, lockSignerRow, { id: signerId, caseFileId: caseFileId });
-      const signers = await run(tx, caseFileSignersSql, { caseFileId: caseFileId });
-      const signer = signers.find((s) => s.id === signerId);
-      if (!signer) throw notFound();
-      if (cf.status !== CASEFILE_STATUS.new && cf.status !== CASEFILE_STATUS.pending) {
-        throw new AppError("conflict", "Signers can only be deleted while the case file is new or pending");
-      }
-      if (signer.status === SIGNER_STATUS.signed) throw new AppError("conflict", "The signer has already signed and cannot be deleted");
-      if (signer.status === SIGNER_STATUS.deleted) throw new AppError("conflict", "The signer is already deleted");
-      if (signer.status === SIGNER_STATUS.rejected) throw new AppError("conflict", "The signer has rejected and cannot be deleted");
-      const documents = await run(tx, caseFileDocumentRolesSql, { caseFileId: caseFileId });
-      const remaining = signers.filter((s) => s.id !== signer.id && STILL_SIGNING.includes(s.status) && signableDocumentsFor(documents, s.role).length > 0);
-      if (remaining.length === 0) throw new AppError("conflict", "This is the last signer who can sign: a case file needs at least one signer");
-
-      await run(tx, markSignerDeletedSql, { signerId: signer.id, deletedAt: new Date() });
-      await emitEvent(tx, signerEvent({ id: caseFileId, customerId }, cf.status, signer.id, "sign.signer.deleted"));
-      return cf.status;
-    });
-    ctx.logger.info("signer deleted", { requestId: requestIdOf(res), signerId: signerId, caseFileId: caseFileId, caseFileStatus: status });
+  serve(router, caseFileRoutes(ctx.config).deleteSigner, auth, async ({ params }, req, res) => {
+    const { customerId, userId } = principalOf(res);
+    const status = await deleteSigner(ctx.db, { customerId, caseFileId: params.id, signerId: params.signerId, audit: userAudit(userId, req) });
+    ctx.logger.info("signer deleted", { requestId: requestIdOf(res), signerId: params.signerId, caseFileId: params.id, caseFileStatus: status });
     res.status(204).end();
   });
   return router;

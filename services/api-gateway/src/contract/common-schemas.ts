@@ -41,3 +41,15 @@ export const describeCodes = (values: Record<string, number>) =>
 
 /** Case file statuses are read by several features (case files, jobs, folders). */
 export const ZCaseFileStatus = z.literal(Object.values(CASEFILE_STATUS)).describe(`Case file status: ${describeCodes(CASEFILE_STATUS)}`);
+
+/**
+ * Leaves out the keys of an answer that no request changes (`id`, `sdkClassName`, `status`, ...),
+ * so that a client may PUT back an object it read, as Penneo's SDKs do:
+ * `z.preprocess(withoutKeys(["id", ...]), z.strictObject({...}))` still refuses every other unknown key.
+ */
+export const withoutKeys =
+  (keys: readonly string[]) =>
+  (body: unknown): unknown => {
+    if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
+    return Object.fromEntries(Object.entries(body).filter(([k]) => !keys.includes(k)));
+  };

@@ -50,6 +50,8 @@ export interface JsonBody {
   description?: string;
   /** false: an absent body is validated as `{}` (every field optional or defaulted). */
   required?: boolean;
+  /** The words of the body's errors, when they are another endpoint's (the create payload's, for its fields used again). */
+  errorMap?: z.core.$ZodErrorMap;
 }
 
 /**

@@ -63,8 +63,14 @@ function headersOf(req: Request, schema: z.ZodObject): Record<string, string | u
   return Object.fromEntries(Object.keys(schema.shape).map((name) => [name, req.header(name)]));
 }
 
-async function issuesOf<S extends z.ZodType>(schema: S, value: unknown, into: FieldIssue[], headerNames: boolean): Promise<z.output<S> | undefined> {
-  const parsed = await schema.safeParseAsync(value);
+async function issuesOf<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  into: FieldIssue[],
+  headerNames: boolean,
+  errorMap?: z.core.$ZodErrorMap,
+): Promise<z.output<S> | undefined> {
+  const parsed = await schema.safeParseAsync(value, errorMap ? { error: errorMap } : undefined);
   if (parsed.success) return parsed.data;
   // A header is named as it is sent ("Idempotency-Key"), not as a path into an object.
   into.push(...fieldIssues(parsed.error).map((issue, i) => (headerNames ? { ...issue, path: String(parsed.error.issues[i]?.path[0] ?? "headers") } : issue)));
@@ -89,15 +95,15 @@ export function requestParser<C extends RouteContract>(contract: C): (req: Reque
     }
     const issues: FieldIssue[] = [];
     const failed: string[] = [];
-    const part = async (name: keyof typeof INVALID_PART, schema: z.ZodType | undefined, value: () => unknown) => {
+    const part = async (name: keyof typeof INVALID_PART, schema: z.ZodType | undefined, value: () => unknown, errorMap?: z.core.$ZodErrorMap) => {
       if (!schema) return;
       const before = issues.length;
-      input[name] = await issuesOf(schema, value(), issues, name === "headers");
+      input[name] = await issuesOf(schema, value(), issues, name === "headers", errorMap);
       if (issues.length > before) failed.push(INVALID_PART[name]);
     };
     await part("query", query, () => req.query);
     await part("headers", headers, () => headersOf(req, headers as z.ZodObject));
-    await part("body", body?.schema, () => req.body ?? (body?.required === false ? {} : undefined));
+    await part("body", body?.schema, () => req.body ?? (body?.required === false ? {} : undefined), body?.errorMap);
     if (issues.length > 0) throw new AppError("validation_failed", `Invalid ${failed.join(" and ")}: every failing field is listed`, issues);
     return input as unknown as RequestInput<C>;
   };

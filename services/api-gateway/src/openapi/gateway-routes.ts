@@ -7,6 +7,9 @@ import { docsRoutes } from "../docs/docs-contracts";
 import { developmentRoutes } from "../identity/simulator-contracts";
 import { jobRoutes } from "../jobs/job-contracts";
 import { signingRoutes } from "../signing/signing-contracts";
+import { signerRoutes } from "../signers/signer-contracts";
+import { recipientRoutes } from "../recipients/recipient-contracts";
+import { logRoutes } from "../event-log/log-contracts";
 import { systemRoutes } from "../system/system-contracts";
 import { verificationRoutes } from "../verification/verification-contracts";
 import { webhookRoutes } from "../webhooks/webhook-contracts";
@@ -28,6 +31,7 @@ export function gatewayRoutes(config: AppConfig, options: GatewayRouteOptions): 
     ...all(caseFileRoutes(config)),
     ...all(jobRoutes(config)),
     ...PENNEO_API_VERSIONS.flatMap((v) => all(penneoApiRoutes(v))),
+    ...PENNEO_API_VERSIONS.flatMap((v) => [...all(signerRoutes(v)), ...all(recipientRoutes(v)), ...all(logRoutes(v))]),
     ...all(webhookRoutes(config)),
     ...all(signingRoutes()),
     ...all(verificationRoutes(config)),

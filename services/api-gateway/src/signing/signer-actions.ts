@@ -13,7 +13,7 @@ import {
   type Tx,
 } from "@esign/db";
 import { CASEFILE_STATUS, SIGNER_STATUS, caseFileEvent, signerEvent } from "@esign/schema";
-import type { RequestEvidence } from "./request-evidence";
+import { signerAudit, type RequestEvidence } from "../http/request-evidence";
 import { blockerFor } from "./signer-state";
 import {
   caseFileOfEventSql,
@@ -96,7 +96,8 @@ export async function recordSignature(db: Db, ref: SignerRef, sig: Signature, re
       actionIp: sig.evidence.ip,
       actionUserAgent: sig.evidence.userAgent,
     });
-    const signed = signerEvent(caseFile, caseFile.status, signer.id, "sign.signer.signed");
+    // The log entry the event also is says who signed from where (the image variant is no entry of its own).
+    const signed = signerEvent(caseFile, caseFile.status, signer.id, "sign.signer.signed", signerAudit(sig.evidence));
     const imageUpload = signerEvent(caseFile, caseFile.status, signer.id, "sign.signer.signedWithImageUploadAndNAP");
     await emitEvents(tx, sig.imageUpload ? [signed, imageUpload] : [signed]);
     return { signerId: signer.id, caseFileStatus: caseFile.status };
@@ -116,7 +117,11 @@ export async function recordRejection(db: Db, ref: SignerRef, reason: string | n
       actionUserAgent: evidence.userAgent,
     });
     await run(tx, markCaseFileRejectedSql, { caseFileId: caseFile.id, rejectedAt: now });
-    await emitEvents(tx, [signerEvent(caseFile, status, signer.id, "sign.signer.rejected"), caseFileEvent(caseFile, status, "sign.casefile.rejected")]);
+    const audit = signerAudit(evidence);
+    await emitEvents(tx, [
+      signerEvent(caseFile, status, signer.id, "sign.signer.rejected", audit),
+      caseFileEvent(caseFile, status, "sign.casefile.rejected", audit),
+    ]);
     return { signerId: signer.id, caseFileStatus: status };
   });
 }
@@ -128,12 +133,18 @@ export async function recordRejection(db: Db, ref: SignerRef, reason: string | n
  */
 export const OPENED_EVENT_MIN_INTERVAL_MS = 10_000;
 
-export async function recordOpened(db: Db, signer: Pick<Signer, "id">, caseFile: Pick<CaseFile, "id" | "status" | "customerId">, now = new Date()) {
+export async function recordOpened(
+  db: Db,
+  signer: Pick<Signer, "id">,
+  caseFile: Pick<CaseFile, "id" | "status" | "customerId">,
+  evidence: RequestEvidence,
+  now = new Date(),
+) {
   return db.$transaction(async (tx) => {
     const cutoff = new Date(now.getTime() - OPENED_EVENT_MIN_INTERVAL_MS);
     const claimed = await runOne(tx, claimOpenedSql, { signerId: signer.id, now, cutoff });
     if (!claimed) return false;
-    await emitEvent(tx, signerEvent(caseFile, caseFile.status, signer.id, "sign.signer.opened"));
+    await emitEvent(tx, signerEvent(caseFile, caseFile.status, signer.id, "sign.signer.opened", signerAudit(evidence)));
     return true;
   });
 }
@@ -145,7 +156,7 @@ export async function recordOpened(db: Db, signer: Pick<Signer, "id">, caseFile:
  */
 export const REQUEST_OPENED_MIN_INTERVAL_SECONDS = 60;
 
-export async function recordRequestOpened(db: Db, signerId: number): Promise<boolean> {
+export async function recordRequestOpened(db: Db, signerId: number, evidence: RequestEvidence): Promise<boolean> {
   return db.$transaction(async (tx) => {
     const row = await runOne(tx, lockSignerRow, { id: signerId, caseFileId: undefined });
     if (!row || row.status === SIGNER_STATUS.deleted) return false;
@@ -155,7 +166,8 @@ export async function recordRequestOpened(db: Db, signerId: number): Promise<boo
     if (recent.length > 0) return false;
     // The first opening stays: it is when the signer's status became "request opened" (Penneo's 1).
     await run(tx, markRequestOpenedSql, { signerId });
-    await emitEvent(tx, signerEvent(caseFile, caseFile.status, signerId, "sign.signer.requestOpened"));
+    // The address is the mail client's (or its image proxy's) that fetched the tracking image.
+    await emitEvent(tx, signerEvent(caseFile, caseFile.status, signerId, "sign.signer.requestOpened", signerAudit(evidence)));
     return true;
   });
 }

@@ -4,7 +4,7 @@ import { decryptSecret, sha256Hex, type CaseFile, type Db, type Document, type S
 /** A signing link that does not exist (or was never ours): the same answer for every unknown token. */
 export const linkNotFound = () => new AppError("not_found", "This signing link does not exist");
 
-/** The token of a signing link: 32 random bytes in base64url (see the casefile-worker's signing-tokens). */
+/** The token of a signing link: 32 random bytes in base64url (see @esign/db newSigningToken). */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 export interface SigningContext {

@@ -1,6 +1,7 @@
 import { parseTrackingId } from "@esign/db";
 import type { GatewayContext } from "../context";
 import { requestIdOf } from "../http/request-context";
+import { requestEvidence } from "../http/request-evidence";
 import { recordRequestOpened } from "./signer-actions";
 import type { SigningHandler } from "./signing-contracts";
 
@@ -12,11 +13,11 @@ export const PIXEL_GIF = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAA
  * valid, unknown or the database is down: the answer tells nothing about signers.
  */
 export function trackingPixelRoute(ctx: GatewayContext): SigningHandler<"trackingPixel"> {
-  return async ({ params }, _req, res) => {
+  return async ({ params }, req, res) => {
     const signerId = params.file ? parseTrackingId(params.file, ctx.config.ENCRYPTION_KEY) : null;
     if (signerId !== null) {
       try {
-        await recordRequestOpened(ctx.db, signerId);
+        await recordRequestOpened(ctx.db, signerId, requestEvidence(req));
       } catch (err) {
         ctx.logger.warn("request-opened event not recorded", {
           requestId: requestIdOf(res),

@@ -1,13 +1,13 @@
 import type { LogRow } from "@esign/schema";
 import {
   defineStatement,
+  logInsert,
   nextId,
   nextIds,
   notifyOutboxIfAny,
   one,
   qb,
   serializedEventInsert,
-  serializedLogInsert,
   withCtes,
   type DB,
   type Insertable,
@@ -22,6 +22,8 @@ export interface CaseFileRows {
   signers: (Insertable<DB["Signer"]> & { id: number })[];
   links: Insertable<DB["SigningLink"]>[];
   job: { id: string; result: string; retries: number };
+  /** The case file's own log entries (created, sent), written before the events' entries. */
+  log: LogRow[];
   /** Written after the rows, in this order; with them, one NOTIFY for the relay (serializeEvents). */
   events: SerializedEvent[];
 }
@@ -77,6 +79,7 @@ const SAMPLE: CaseFileRows = {
   ],
   links: [{ signerId: 1, tokenHash: "h", tokenEnc: "e" }],
   job: { id: "00000000-0000-4000-8000-000000000000", result: "{}", retries: 0 },
+  log: [{ ...SAMPLE_LOG, signerId: null, code: 100, event: "created", actor: "user", userId: 1 }],
   events: [
     {
       id: "00000000-0000-4000-8000-000000000000",
@@ -92,7 +95,8 @@ const SAMPLE: CaseFileRows = {
 
 /**
  * The case file with its documents, cc recipients, signers and signing links, the creation job
- * marked completed with its result, and the events: one statement of data-modifying CTEs.
+ * marked completed with its result, the events, and the log (the case file's entries, then the
+ * events', in one insert so that their ids keep that order): one statement of data-modifying CTEs.
  *
  * Locks: the new rows only, and the creation job's row, already locked by lockAndAllocateSql.
  */
@@ -114,7 +118,7 @@ export const persistCaseFileSql = defineStatement(
           .where("id", "=", r.job.id),
       ],
       r.events.length > 0 && ["events", serializedEventInsert(r.events)],
-      r.events.length > 0 && ["event_log", serializedLogInsert(r.events)],
+      ["log", logInsert([...r.log, ...r.events.flatMap((e) => (e.log ? [e.log] : []))])],
     ]).selectNoFrom(r.events.length > 0 ? notifyOutboxIfAny("events").as("notified") : one.as("done")),
   // The text depends only on how many rows of each kind there are: compiled once per such shape.
   { reuse: "shape" },

@@ -1,16 +1,17 @@
-import { encryptSecret, run, runOne, type SqlClient, serializeEvents } from "@esign/db";
+import { encryptSecret, newSigningToken, run, runOne, type SqlClient, serializeEvents, signingLinkUrl } from "@esign/db";
 import {
   CASEFILE_STATUS,
+  logRow,
   SIGNER_STATUS,
   signableDocumentsFor,
   signerEvent,
+  signerRecord,
   type SigningLinkItem,
   type StoredFile,
   type StoredJobResult,
   type TCaseFile,
 } from "@esign/schema";
-import { resolveSecureMethods, type AccountSettings } from "./account-checks";
-import { newSigningToken, signingLinkUrl } from "./signing-tokens";
+import type { AccountSettings } from "./account-checks";
 import type { CreatedSnapshot } from "./schedule-send";
 import { mayBeSent } from "./send-casefile";
 import { planRound, type RoundSigner } from "./signer-rounds";
@@ -153,46 +154,25 @@ export async function persistCaseFile(
     },
     documents: documents.map((d) => ({ caseFileId: job.caseFileId, ...d })),
     ccRecipients: (cf.ccRecipients ?? []).map((c) => ({ caseFileId: job.caseFileId, name: c.name, email: c.email, storeAsContact: c.storeAsContact })),
-    signers: cf.signers.map((s, i) => ({
-      id: job.signerIds[i]!,
-      caseFileId: job.caseFileId,
-      name: s.name,
-      email: s.email ?? null,
-      channel: s.channel,
-      cpr: s.cpr ?? null,
-      cvr: s.cvr ?? null,
-      socialSecurityNumber: s.socialSecurityNumberPlain ?? null,
-      vatin: s.vatin ?? null,
-      role: s.role,
-      onBehalfOf: s.onBehalfOf ?? null,
-      signOrder: s.signOrder ?? 0,
-      ssnType: s.ssnType ?? null,
-      accessControl: s.accessControl ?? false,
-      successUrl: s.successUrl ?? null,
-      failUrl: s.failUrl ?? null,
-      language: s.language ?? null,
-      enableInsecureSigning: s.enableInsecureSigning ?? false,
-      insecureSigningMethods: s.insecureSigningMethods ?? [],
-      secureSigningMethods: resolveSecureMethods(customer, s.secureSigningMethods),
-      storeAsContact: s.storeAsContact ?? false,
-      notification: JSON.stringify({
-        emailFormat: s.emailFormat ?? null,
-        emailSubject: s.emailSubject ?? null,
-        emailText: s.emailText ?? null,
-        reminderInterval: s.reminderInterval ?? null,
-        reminderEmailSubject: s.reminderEmailSubject ?? null,
-        reminderEmailText: s.reminderEmailText ?? null,
-        completedEmailSubject: s.completedEmailSubject ?? null,
-        completedEmailText: s.completedEmailText ?? null,
-      }),
-      activeAt: committedSigners[i]!.activeAt,
-      expireAt: committedSigners[i]!.expireAt,
-      status: committedSigners[i]!.status,
-      activatedAt: activated.has(job.signerIds[i]!) ? now : null,
-      updatedAt: now,
-    })),
+    signers: cf.signers.map((s, i) => {
+      // The same columns as a signer added to a draft later (@esign/schema's signerRecord).
+      const record = signerRecord(s, customer);
+      return {
+        ...record,
+        id: job.signerIds[i]!,
+        caseFileId: job.caseFileId,
+        notification: JSON.stringify(record.notification),
+        status: committedSigners[i]!.status,
+        activatedAt: activated.has(job.signerIds[i]!) ? now : null,
+        updatedAt: now,
+      };
+    }),
     links: linkRows,
     job: { id: job.id, result: JSON.stringify(result), retries: job.retries },
+    // The API user's request made it (and sent it, when it went out at once).
+    log: (sendNow ? (["created", "sent"] as const) : (["created"] as const)).map((event) =>
+      logRow({ customerId: job.customerId, caseFileId: job.caseFileId, event, audit: { actor: "user", userId: job.userId } }),
+    ),
     events: serializeEvents(events),
   });
 

@@ -1,4 +1,4 @@
-import type { CaseFile, Tx } from "@esign/db";
+import { recordLog, type CaseFile, type Tx } from "@esign/db";
 import { CASEFILE_STATUS } from "@esign/schema";
 import { activateCurrentRound } from "./activate-round";
 import type { RoundSigner } from "./signer-rounds";
@@ -29,5 +29,8 @@ async function sendLocked(tx: Tx, caseFile: CaseFile, now: Date): Promise<RoundS
   if (!mayBeSent(caseFile, now)) return undefined;
   const status = CASEFILE_STATUS.pending;
   await tx.caseFile.update({ where: { id: caseFile.id }, data: { status, sentAt: now } });
+  // Before the round's requestActivated entries: the log reads in the order things happened. Sent at
+  // its sendAt by the platform (the user's part was the create that scheduled it).
+  await recordLog(tx, [{ customerId: caseFile.customerId, caseFileId: caseFile.id, event: "sent", detail: { trigger: "sendAt" } }]);
   return activateCurrentRound(tx, caseFile, status, now);
 }

@@ -3,7 +3,7 @@ import { MailDeliveryError } from "@esign/mailer";
 import { MailboxDeliveryError } from "../channels/mailbox-gateway";
 import { insertNotificationSql } from "./notification-records.sql";
 
-export type NotificationKind = "signing_request" | "reminder" | "completed" | "owner_completed";
+export type NotificationKind = "signing_request" | "reminder" | "completed" | "owner_completed" | "meeting_links";
 export type NotificationChannel = "email" | "eboks";
 
 // Namespace of these advisory locks (first key of pg_advisory_xact_lock(int, int)); the subscription

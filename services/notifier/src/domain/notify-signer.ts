@@ -34,7 +34,9 @@ export type SkipReason =
   | "casefile_expired"
   | "no_signing_link"
   | "request_not_sent"
-  | "no_reminder_interval";
+  | "no_reminder_interval"
+  /** signOnMeeting: no request to the signer; the caller sends the creator the link (meeting-links.ts). */
+  | "sign_on_meeting";
 
 export type SignerOutcome =
   | { status: "sent"; channel: NotificationChannel; messageId: string; reminders: ReminderState }
@@ -186,6 +188,7 @@ export async function notifySigner(ctx: NotifierContext, kind: SignerMessageKind
       }
       const link = signingLinkOf(ctx, s);
       if (!link) return { status: "skipped", reason: "no_signing_link" };
+      if (kind === "signing_request" && cf.signOnMeeting) return { status: "skipped", reason: "sign_on_meeting" };
 
       const delivery = buildDelivery(ctx, kind, s, link, dedupeKey);
       const record = { dedupeKey, kind, channel: delivery.channel, caseFileId: cf.id, signerId };

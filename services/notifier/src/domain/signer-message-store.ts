@@ -44,6 +44,8 @@ export interface SignerForMessage extends SignerColumns {
     sensitiveData: boolean;
     visibilityMode: number;
     language: string | null;
+    /** The signers get no request: their links go to the creator (meeting-links.ts). */
+    signOnMeeting: boolean;
     customer: { name: string };
     documents: CaseFileDocument[];
   };
@@ -77,6 +79,7 @@ export async function loadSignerForMessage(
     cfSensitiveData,
     cfVisibilityMode,
     cfLanguage,
+    cfSignOnMeeting,
     customerName,
     documents,
     alreadySent,
@@ -98,6 +101,7 @@ export async function loadSignerForMessage(
         sensitiveData: cfSensitiveData,
         visibilityMode: cfVisibilityMode,
         language: cfLanguage,
+        signOnMeeting: cfSignOnMeeting,
         customer: { name: customerName },
         documents,
       },

@@ -1,5 +1,6 @@
 import type { Logger } from "@esign/logger";
 import type { SignerOutcome } from "../domain/notify-signer";
+import type { RequestOutcome } from "../domain/notify-signing-request";
 
 /**
  * Logs what a request or reminder job did, and throws on a transient bounce so BullMQ retries it
@@ -28,4 +29,16 @@ export function settleSignerOutcome(logger: Logger, what: string, meta: Record<s
       else logger.info(`${what} not sent`, { ...meta, reason: outcome.reason, ...next });
       return;
   }
+}
+
+/** settleSignerOutcome for a signing request, which with signOnMeeting is the creator's mail instead. */
+export function settleRequestOutcome(logger: Logger, what: string, meta: Record<string, unknown>, outcome: RequestOutcome): void {
+  if (outcome.status !== "meeting") return settleSignerOutcome(logger, what, meta, outcome);
+  const m = outcome.meeting;
+  if (m.status === "sent")
+    logger.info(`${what}: signOnMeeting, the links went to the case file's creator`, { ...meta, messageId: m.messageId, signerIds: m.signerIds });
+  else if (m.status === "refused")
+    logger.warn(`${what}: signOnMeeting, the creator's address refused the links for good`, { ...meta, reason: m.reason, signerIds: m.signerIds });
+  else if (m.reason === "no_creator_address") logger.error(`${what}: signOnMeeting, the case file's creator has no address for the links`, meta);
+  else logger.info(`${what}: signOnMeeting, nothing to send`, { ...meta, reason: m.reason });
 }

@@ -1,4 +1,5 @@
 import { pageLanguage, wantsHtml } from "../negotiate";
+import { requestEvidence } from "../../http/request-evidence";
 import { recordOpened } from "../signer-actions";
 import { sendIdentityPage, sendSigningPage } from "../signing-page";
 import { buildView } from "../signing-view";
@@ -20,7 +21,7 @@ export function signingPageRoute(kit: SigningKit): SigningHandler<"getSigningPag
     }
     const view = buildView(sc, base, secureMethods(sc));
     // HEAD is what link scanners send: only a real GET is an opening.
-    if (view.state === "pending" && req.method === "GET") await recordOpened(ctx.db, sc.signer, sc.caseFile);
+    if (view.state === "pending" && req.method === "GET") await recordOpened(ctx.db, sc.signer, sc.caseFile, requestEvidence(req));
     if (wantsHtml(req)) return sendSigningPage(res, view, pageLanguage(req, res), idpOrigins);
     res.json(view);
   };

@@ -22,6 +22,14 @@ export const da: NotifierMessages = {
     ownerNotice: "Du modtager denne e-mail, fordi du ejer sagen.",
     footer: (sender) => `Sendt på vegne af ${sender} via E-Sign.`,
   },
+  meeting: {
+    subject: (title) => `Underskriftslinks til dit møde: ${title}`,
+    intro: (title) =>
+      `"${title}" skal underskrives på et møde, så underskriverne får ingen e-mail fra os. Åbn hver underskrivers link herunder sammen med vedkommende.`,
+    linksHeading: "Underskriftslinks:",
+    keepPrivate: "Hvert link åbner dokumenterne for den pågældende underskriver og lader vedkommende underskrive: giv det ikke videre til andre.",
+    reason: "Du modtager denne e-mail, fordi du har oprettet sagen.",
+  },
   subscriptionDisabled: {
     subject: (endpoint) => `Webhook-abonnement deaktiveret: ${endpoint}`,
     intro: (customer) => `Et webhook-abonnement hos ${customer} er blevet deaktiveret. Der leveres ingen hændelser til det, før det er aktiveret igen.`,

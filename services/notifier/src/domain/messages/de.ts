@@ -22,6 +22,14 @@ export const de: NotifierMessages = {
     ownerNotice: "Sie erhalten diese E-Mail, weil Sie diesen Vorgang angelegt haben.",
     footer: (sender) => `Im Auftrag von ${sender} versendet über E-Sign.`,
   },
+  meeting: {
+    subject: (title) => `Unterschriftslinks für Ihren Termin: ${title}`,
+    intro: (title) =>
+      `„${title}“ wird bei einem Termin unterschrieben, daher erhalten die Unterzeichnenden keine E-Mail von uns. Öffnen Sie den Link jeder unterzeichnenden Person unten gemeinsam mit ihr.`,
+    linksHeading: "Unterschriftslinks:",
+    keepPrivate: "Jeder Link öffnet die Dokumente für die jeweilige Person und lässt sie unterschreiben: Geben Sie ihn nicht an andere weiter.",
+    reason: "Sie erhalten diese E-Mail, weil Sie diesen Vorgang angelegt haben.",
+  },
   subscriptionDisabled: {
     subject: (endpoint) => `Webhook-Abonnement deaktiviert: ${endpoint}`,
     intro: (customer) => `Ein Webhook-Abonnement von ${customer} wurde deaktiviert. Bis es wieder aktiviert wird, werden ihm keine Ereignisse zugestellt.`,

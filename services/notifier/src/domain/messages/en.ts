@@ -21,6 +21,13 @@ export const en: NotifierMessages = {
     ownerNotice: "You receive this email because you own this case file.",
     footer: (sender) => `Sent on behalf of ${sender} by E-Sign.`,
   },
+  meeting: {
+    subject: (title) => `Signing links for your meeting: ${title}`,
+    intro: (title) => `"${title}" is to be signed at a meeting, so its signers get no email from us. Open each signer's link below together with them.`,
+    linksHeading: "Signing links:",
+    keepPrivate: "Each link opens the documents for its signer and lets them sign: do not pass it on to anyone else.",
+    reason: "You receive this email because you created this case file.",
+  },
   subscriptionDisabled: {
     subject: (endpoint) => `Webhook subscription disabled: ${endpoint}`,
     intro: (customer) => `A webhook subscription of ${customer} has been disabled. No events are delivered to it until it is re-enabled.`,

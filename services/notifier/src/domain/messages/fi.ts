@@ -22,6 +22,14 @@ export const fi: NotifierMessages = {
     ownerNotice: "Saat tämän sähköpostin, koska olet tämän asiakirjakansion omistaja.",
     footer: (sender) => `Lähetetty E-Signin kautta lähettäjän ${sender} puolesta.`,
   },
+  meeting: {
+    subject: (title) => `Allekirjoituslinkit tapaamiseesi: ${title}`,
+    intro: (title) =>
+      `Asiakirjat ”${title}” allekirjoitetaan tapaamisessa, joten allekirjoittajat eivät saa meiltä sähköpostia. Avaa kunkin allekirjoittajan alla oleva linkki yhdessä hänen kanssaan.`,
+    linksHeading: "Allekirjoituslinkit:",
+    keepPrivate: "Jokainen linkki avaa asiakirjat sen allekirjoittajalle ja antaa hänen allekirjoittaa: älä anna sitä kenellekään muulle.",
+    reason: "Saat tämän sähköpostin, koska loit tämän asiakirjakansion.",
+  },
   subscriptionDisabled: {
     subject: (endpoint) => `Webhook-tilaus poistettu käytöstä: ${endpoint}`,
     intro: (customer) =>

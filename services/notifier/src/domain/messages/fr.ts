@@ -22,6 +22,14 @@ export const fr: NotifierMessages = {
     ownerNotice: "Vous recevez cet e-mail car vous êtes le propriétaire de ce dossier.",
     footer: (sender) => `Envoyé au nom de ${sender} par E-Sign.`,
   },
+  meeting: {
+    subject: (title) => `Liens de signature pour votre rendez-vous : ${title}`,
+    intro: (title) =>
+      `« ${title} » doit être signé lors d'un rendez-vous : ses signataires ne reçoivent donc aucun e-mail de notre part. Ouvrez le lien de chaque signataire ci-dessous avec lui.`,
+    linksHeading: "Liens de signature :",
+    keepPrivate: "Chaque lien ouvre les documents pour son signataire et lui permet de signer : ne le transmettez à personne d'autre.",
+    reason: "Vous recevez cet e-mail car vous avez créé ce dossier.",
+  },
   subscriptionDisabled: {
     subject: (endpoint) => `Abonnement webhook désactivé : ${endpoint}`,
     intro: (customer) => `Un abonnement webhook de ${customer} a été désactivé. Aucun événement ne lui sera plus livré tant qu’il n’aura pas été réactivé.`,

@@ -22,6 +22,14 @@ export const nl: NotifierMessages = {
     ownerNotice: "U ontvangt deze e-mail omdat u de eigenaar van dit dossier bent.",
     footer: (sender) => `Namens ${sender} verstuurd via E-Sign.`,
   },
+  meeting: {
+    subject: (title) => `Ondertekeningslinks voor uw afspraak: ${title}`,
+    intro: (title) =>
+      `“${title}” wordt tijdens een afspraak ondertekend, dus de ondertekenaars ontvangen geen e-mail van ons. Open de link van elke ondertekenaar hieronder samen met die persoon.`,
+    linksHeading: "Ondertekeningslinks:",
+    keepPrivate: "Elke link opent de documenten voor de betreffende ondertekenaar en laat die ondertekenen: geef hem aan niemand anders door.",
+    reason: "U ontvangt deze e-mail omdat u dit dossier hebt aangemaakt.",
+  },
   subscriptionDisabled: {
     subject: (endpoint) => `Webhook-abonnement uitgeschakeld: ${endpoint}`,
     intro: (customer) =>

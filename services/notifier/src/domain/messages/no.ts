@@ -21,6 +21,14 @@ export const no: NotifierMessages = {
     ownerNotice: "Du mottar denne e-posten fordi du eier saken.",
     footer: (sender) => `Sendt på vegne av ${sender} via E-Sign.`,
   },
+  meeting: {
+    subject: (title) => `Signeringslenker til møtet ditt: ${title}`,
+    intro: (title) =>
+      `«${title}» skal signeres på et møte, så de som skal signere, får ingen e-post fra oss. Åpne lenken til hver av dem nedenfor sammen med vedkommende.`,
+    linksHeading: "Signeringslenker:",
+    keepPrivate: "Hver lenke åpner dokumentene for den som skal signere, og lar vedkommende signere: ikke gi den videre til andre.",
+    reason: "Du mottar denne e-posten fordi du opprettet saken.",
+  },
   subscriptionDisabled: {
     subject: (endpoint) => `Webhook-abonnement deaktivert: ${endpoint}`,
     intro: (customer) => `Et webhook-abonnement hos ${customer} er deaktivert. Ingen hendelser leveres til det før det er aktivert igjen.`,

@@ -29,6 +29,19 @@ export interface SignerMailMessages {
   footer(sender: string): string;
 }
 
+/**
+ * signOnMeeting: the one mail to the case file's creator with the links of the signers whose turn it
+ * is, for signing in person (the signers themselves get no request).
+ */
+export interface MeetingMailMessages {
+  subject(title: string): string;
+  intro(title: string): string;
+  linksHeading: string;
+  keepPrivate: string;
+  /** Why the creator gets it. */
+  reason: string;
+}
+
 /** The mail to a customer's developers when the retry ladder disabled a webhook subscription. */
 export interface SubscriptionDisabledMessages {
   subject(endpoint: string): string;
@@ -63,5 +76,6 @@ export interface SubscriptionDisabledMessages {
 
 export interface NotifierMessages {
   signer: SignerMailMessages;
+  meeting: MeetingMailMessages;
   subscriptionDisabled: SubscriptionDisabledMessages;
 }

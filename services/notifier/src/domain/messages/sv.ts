@@ -21,6 +21,14 @@ export const sv: NotifierMessages = {
     ownerNotice: "Du får det här mejlet eftersom du äger ärendet.",
     footer: (sender) => `Skickat på uppdrag av ${sender} via E-Sign.`,
   },
+  meeting: {
+    subject: (title) => `Signeringslänkar till ditt möte: ${title}`,
+    intro: (title) =>
+      `”${title}” ska signeras vid ett möte, så undertecknarna får inget mejl från oss. Öppna varje undertecknares länk nedan tillsammans med hen.`,
+    linksHeading: "Signeringslänkar:",
+    keepPrivate: "Varje länk öppnar dokumenten för sin undertecknare och låter hen signera: lämna inte ut den till någon annan.",
+    reason: "Du får det här mejlet eftersom du har skapat ärendet.",
+  },
   subscriptionDisabled: {
     subject: (endpoint) => `Webhook-prenumeration inaktiverad: ${endpoint}`,
     intro: (customer) => `En webhook-prenumeration hos ${customer} har inaktiverats. Inga händelser levereras till den förrän den har aktiverats igen.`,

@@ -1,10 +1,11 @@
 import { isIP } from "node:net";
 import type { Request } from "express";
+import type { LogAudit } from "@esign/schema";
 
 /**
- * Who sent a sign or reject request, as the audit trail states it: the peer address of the
+ * Who sent a request, as the audit trail and the event log state it: the peer address of the
  * connection (the gateway trusts no proxy header; see `trust proxy` in app.ts) and the user agent.
- * Stored with the signer, never logged (the logger redacts these keys).
+ * Stored with the signer (sign, reject) and in the event log, never logged (the logger redacts these keys).
  */
 export interface RequestEvidence {
   ip: string | null;
@@ -22,3 +23,9 @@ export function requestEvidence(req: Request): RequestEvidence {
     .trim();
   return { ip: isIP(raw) ? raw : null, userAgent: ua ? ua.slice(0, MAX_USER_AGENT) : null };
 }
+
+/** The audit of an action a signer took through their link, for the event log. */
+export const signerAudit = (evidence: RequestEvidence): LogAudit => ({ actor: "signer", ip: evidence.ip, userAgent: evidence.userAgent });
+
+/** The audit of an action an API user took, for the event log: who, from which address. */
+export const userAudit = (userId: number, req: Request): LogAudit => ({ actor: "user", userId, ...requestEvidence(req) });
