@@ -1,4 +1,4 @@
-import { encryptSecret, run, runOne, type SqlClient, serializeEvents } from "@esign/db";
+import { contactRows, encryptSecret, run, runOne, type ContactPerson, type SqlClient, serializeEvents } from "@esign/db";
 import {
   CASEFILE_STATUS,
   SIGNER_STATUS,
@@ -30,6 +30,17 @@ export interface Persisted {
   result: StoredJobResult;
   /** The state committed, for scheduling the case file's delayed jobs without reading it back. */
   created: CreatedSnapshot;
+}
+
+/**
+ * Who of the case file becomes the customer's contact: signers that ask for it (storeAsContact) and
+ * have an email, and copy recipients unless they decline (their storeAsContact defaults to true);
+ * signers first, in payload order (contactRows keeps the first of an email).
+ */
+function contactsToKeep(cf: TCaseFile): ContactPerson[] {
+  const signers = cf.signers.flatMap((s) => (s.storeAsContact === true && s.email ? [{ name: s.name, email: s.email, onBehalfOf: s.onBehalfOf ?? null }] : []));
+  const cc = (cf.ccRecipients ?? []).flatMap((c) => (c.storeAsContact ? [{ name: c.name, email: c.email }] : []));
+  return [...signers, ...cc];
 }
 
 /** The creation job being turned into a case file, and the ids drawn for it (see lockAndAllocate). */
@@ -139,7 +150,6 @@ export async function persistCaseFile(
       language: cf.language ?? null,
       metaData: cf.metaData ?? null,
       reference: cf.reference ?? null,
-      folderId: cf.folderId ?? null,
       sendAt,
       expireAt,
       sensitiveData: cf.sensitiveData,
@@ -151,6 +161,8 @@ export async function persistCaseFile(
       sentAt: sendNow ? now : null,
       updatedAt: now,
     },
+    ...(cf.folderId !== undefined ? { folder: { id: cf.folderId } } : {}),
+    contacts: contactRows(job.customerId, contactsToKeep(cf)),
     documents: documents.map((d) => ({ caseFileId: job.caseFileId, ...d })),
     ccRecipients: (cf.ccRecipients ?? []).map((c) => ({ caseFileId: job.caseFileId, name: c.name, email: c.email, storeAsContact: c.storeAsContact })),
     signers: cf.signers.map((s, i) => ({
