@@ -2,9 +2,10 @@ import { isIP } from "node:net";
 import type { Request } from "express";
 
 /**
- * Who sent a sign or reject request, as the audit trail states it: the peer address of the
+ * Where a request came from, as the audit trail and the event log state it: the peer address of the
  * connection (the gateway trusts no proxy header; see `trust proxy` in app.ts) and the user agent.
- * Stored with the signer, never logged (the logger redacts these keys).
+ * Stored with the signer (a sign or reject) or a log entry (an API user's change), never logged (the
+ * logger redacts these keys).
  */
 export interface RequestEvidence {
   ip: string | null;
