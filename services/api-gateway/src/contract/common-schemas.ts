@@ -41,3 +41,9 @@ export const describeCodes = (values: Record<string, number>) =>
 
 /** Case file statuses are read by several features (case files, jobs, folders). */
 export const ZCaseFileStatus = z.literal(Object.values(CASEFILE_STATUS)).describe(`Case file status: ${describeCodes(CASEFILE_STATUS)}`);
+
+/**
+ * A key of an answer that a client may send back in a PUT or POST of the object it fetched (sdk-net
+ * and sdk-php echo what they read): accepted and ignored, so a strict body still refuses a typo.
+ */
+export const ignoredReadOnly = (what: string) => z.unknown().optional().describe(`${what}; read-only, ignored`);
