@@ -1,4 +1,5 @@
 import type { CustomerCredentials } from "@esign/accounts";
+import { EsignApiError, EsignClient } from "@esign/sdk";
 import { closeTestDb, getToken, newCustomer, postCreate, testDb, waitForJob } from "../support/api";
 import { makePdf } from "../support/pdf";
 import { startSystem, type System } from "../support/system";
@@ -165,5 +166,35 @@ describe("folderId and storeAsContact at create", () => {
     ]);
     // The other customer's address book is its own.
     expect((await api("GET", "contacts", undefined, await getToken(system.gateway.url, other))).json).toEqual([]);
+  });
+
+  it("the TypeScript SDK files case files in folders and keeps contacts (client.folders, client.contacts)", async () => {
+    const client = new EsignClient({ baseUrl: system.gateway.url, credentials: { clientId: me.clientId, clientSecret: me.clientSecret } });
+    const parent = await client.folders.create({ title: "SDK parent" });
+    const child = await client.folders.create({ title: "SDK child", parentId: parent.id });
+    expect(child).toMatchObject({ title: "SDK child", parentId: parent.id });
+    expect((await client.folders.list({ parentId: parent.id })).map((f) => f.id)).toEqual([child.id]);
+    expect(await client.folders.update(child.id, { parentId: null })).toMatchObject({ id: child.id, parentId: null });
+    const moveUnder = await client.folders.update(parent.id, { parentId: parent.id }).catch((e: unknown) => e);
+    expect(moveUnder).toBeInstanceOf(EsignApiError);
+    expect((moveUnder as EsignApiError).errors?.map((e) => e.path)).toEqual(["parentId"]);
+
+    const [caseFileId] = ((await api("GET", `folders/${kept}/casefiles`)).json as { id: number }[]).map((c) => c.id);
+    await client.folders.addCaseFile(child.id, caseFileId!);
+    expect((await client.folders.caseFiles(child.id, { perPage: 10 })).map((c) => [c.id, c.folderId])).toEqual([[caseFileId, child.id]]);
+    expect((await client.getCaseFile(caseFileId!)).folderId).toBe(child.id);
+    expect(await client.folders.ofCaseFile(caseFileId!)).toMatchObject({ id: child.id });
+    await client.folders.removeCaseFile(child.id, caseFileId!);
+    expect(await client.folders.ofCaseFile(caseFileId!)).toBeNull();
+    await client.folders.delete(child.id);
+    expect(await client.folders.get(child.id).catch((e: unknown) => (e as EsignApiError).status)).toBe(404);
+
+    const ivy = await client.contacts.create({ name: "Ivy", email: "ivy@example.com", onBehalfOf: "Ivy ApS" });
+    expect((await client.contacts.list({ email: "IVY@example.com" })).map((c) => c.id)).toEqual([ivy.id]);
+    expect(await client.contacts.update(ivy.id, { onBehalfOf: null })).toMatchObject({ name: "Ivy", onBehalfOf: null });
+    const twice = await client.contacts.create({ name: "Ivy 2", email: "Ivy@Example.com" }).catch((e: unknown) => e);
+    expect([(twice as EsignApiError).status, (twice as EsignApiError).errors?.[0]?.path]).toEqual([409, "email"]);
+    await client.contacts.delete(ivy.id);
+    expect((await client.contacts.list({ name: "ivy" })).length).toBe(0);
   });
 });

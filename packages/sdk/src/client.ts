@@ -4,6 +4,8 @@ import { Transport, type FetchFn } from "./http";
 import { createCaseFileForm } from "./multipart";
 import { ZCaseFile, ZCreateResponse, ZJob, type CaseFile, type CompletedJob, type CreatedJob, type Job } from "./schemas";
 import { Subscriptions } from "./subscriptions";
+import { Folders } from "./folders";
+import { Contacts } from "./contacts";
 import { TokenManager, type Credentials } from "./token-manager";
 import { waitForJob, type JobPoller, type WaitForJobOptions } from "./wait-for-job";
 
@@ -42,6 +44,10 @@ export class EsignClient {
   readonly baseUrl: string;
   /** Webhook subscriptions of the client's customer. */
   readonly subscriptions: Subscriptions;
+  /** The customer's folders and the case files in them. */
+  readonly folders: Folders;
+  /** The customer's contacts. */
+  readonly contacts: Contacts;
   private readonly api: Api;
   private readonly tokens: TokenManager;
   private readonly answeredPolls = new Map<string, number>();
@@ -59,6 +65,8 @@ export class EsignClient {
     this.tokens = new TokenManager(transport, options.credentials, margin * 1000, options.now ?? Date.now);
     this.api = new Api(transport, this.tokens);
     this.subscriptions = new Subscriptions(this.api);
+    this.folders = new Folders(this.api);
+    this.contacts = new Contacts(this.api);
     this.poller = {
       getJob: (uuid, payloadHash, opts) => this.getJob(uuid, payloadHash, opts),
       lastAnsweredPollAt: (uuid) => this.answeredPolls.get(uuid),
