@@ -72,7 +72,8 @@ export async function lockAndAllocate(
 }
 
 /**
- * Writes the case file with its documents, signers, cc recipients and signing links, sends it at once
+ * Writes the case file (in its folder while that is the customer's) with its documents, signers, cc
+ * recipients, signing links and the contacts they become (storeAsContact), sends it at once
  * unless it is left unsent or scheduled (signers of the first round pending, one
  * `sign.signer.requestActivated` each), and marks the creation job completed with its result: ONE
  * statement, in the caller's transaction. Through Prisma this was eleven statements and ~15 ms of
