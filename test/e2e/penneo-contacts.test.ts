@@ -112,7 +112,11 @@ describe("sdk-net's Contact", () => {
   });
 
   it("lists with FindAllAsync and FindByAsync: name contains, email equal ignoring case, paged by page/per_page with a Link header", async () => {
-    const people = [await newContact("Paging One", "p1@example.com"), await newContact("Paging Two", "p2@example.com"), await newContact("Paging Three", "p3@example.com")];
+    const people = [
+      await newContact("Paging One", "p1@example.com"),
+      await newContact("Paging Two", "p2@example.com"),
+      await newContact("Paging Three", "p3@example.com"),
+    ];
     const all = await net("GET", "contacts");
     expect(all.status).toBe(200);
     expect(all.headers.get("link")).toBeNull();
@@ -154,7 +158,15 @@ describe("bad input and tenancy", () => {
       ["PUT", `contacts/${c.id}`, { name: "y".repeat(256) }, [["name", "too_big"]]],
       ["GET", "contacts?phone=1", undefined, [["phone", "unrecognized_key"]]],
       ["GET", "contacts?sort=secret", undefined, [["sort", "invalid_sort"]]],
-      ["GET", "contacts?limit=0&offset=-1", undefined, [["limit", "too_small"], ["offset", "invalid_format"]]],
+      [
+        "GET",
+        "contacts?limit=0&offset=-1",
+        undefined,
+        [
+          ["limit", "too_small"],
+          ["offset", "invalid_format"],
+        ],
+      ],
     ];
     for (const [method, path, body, expected] of cases) {
       const res = await net(method, path, body);
