@@ -164,6 +164,8 @@ describe("folderId and storeAsContact at create", () => {
       afterFirst[2],
       { id: expect.any(Number), name: "Hanne", email: "hanne@example.com", onBehalfOf: "Acme A/S" },
     ]);
+    // The people who had a contact drew no id: Hanne's is the next one (ON CONFLICT alone burns one each).
+    expect(afterSecond[3]!.id).toBe(Math.max(...afterFirst.map((c) => c.id)) + 1);
     // The other customer's address book is its own.
     expect((await api("GET", "contacts", undefined, await getToken(system.gateway.url, other))).json).toEqual([]);
   });

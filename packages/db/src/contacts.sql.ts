@@ -1,4 +1,5 @@
 import { qb } from "./typed-sql/builder";
+import { unnestRowsInOrder } from "./typed-sql/expressions";
 import { run, type SqlRunner } from "./typed-sql/run";
 import { defineStatement } from "./typed-sql/statement";
 
@@ -47,12 +48,39 @@ export function contactRows(customerId: number, people: readonly ContactPerson[]
 
 /**
  * The INSERT of contact rows, an email that already has a contact skipped: a statement of its own
- * (storeContactsSql) or a data-modifying CTE of a larger one (the case file's create).
+ * (storeContactsSql) or a data-modifying CTE of a larger one (the case file's create). The rows come
+ * from one array parameter per column (one text for any number of rows). An email with a contact is
+ * filtered out before the insert (NOT EXISTS), so no serial id is drawn for it (ON CONFLICT alone
+ * would burn one per repeated person, on every create that names them); ON CONFLICT still settles a
+ * race with another insert of the same email.
  */
 export function contactInsert(rows: readonly ContactRow[]) {
+  const people = unnestRowsInOrder("p", {
+    customerId: { values: rows.map((r) => r.customerId), type: "int" },
+    name: { values: rows.map((r) => r.name), type: "text" },
+    email: { values: rows.map((r) => r.email), type: "text" },
+    onBehalfOf: { values: rows.map((r) => r.onBehalfOf), type: "text" },
+  });
   return qb
     .insertInto("Contact")
-    .values([...rows])
+    .columns(["customerId", "name", "email", "onBehalfOf"])
+    .expression(
+      qb
+        .selectFrom(people)
+        .select(["p.customerId", "p.name", "p.email", "p.onBehalfOf"])
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom("Contact as c")
+                .select("c.id")
+                .whereRef("c.customerId", "=", "p.customerId")
+                .where((c) => c("c.emailKey", "=", c.fn<string>("lower", [c.ref("p.email")]))),
+            ),
+          ),
+        )
+        .orderBy("p.ordinal"),
+    )
     .onConflict((oc) => oc.columns(["customerId", "emailKey"]).doNothing());
 }
 
