@@ -45,7 +45,8 @@ export function folderRouter(ctx: GatewayContext): Router {
 
     serve(router, routes.createFolder, auth, async ({ body }, _req, res) => {
       const parent = parentOf(body);
-      const folder = await createFolder(ctx, principalOf(res).customerId, body.title, parent?.id != null ? { field: parent.field, id: parent.id } : null);
+      const under = parent && parent.id !== null ? { field: parent.field, id: parent.id } : null;
+      const folder = await createFolder(ctx, principalOf(res).customerId, body.title, under);
       res.status(201).json(presentFolder(folder));
     });
 
