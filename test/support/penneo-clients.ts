@@ -161,3 +161,36 @@ export async function createAndAwaitCaseFile(
   }
   throw new Error(`job ${uuid} not completed`);
 }
+
+/** A Link header's relation as sdk-net's PaginationUtil reads it: page, per_page, and the URL it follows. */
+export interface NetPageLink {
+  page: number;
+  perPage: number;
+  url: string;
+}
+
+/**
+ * sdk-net's PaginationUtil.ParseResponseHeadersForPagination (Src/Penneo/Util/PaginationUtil.cs),
+ * rebuilt: the header split on `,`; each part's URL is what comes before the character before its
+ * last `;`; its query split on `&` and `=` into a dictionary (a duplicate key throws); `page` and
+ * `per_page` parsed as int32 (a missing or non-numeric one throws).
+ */
+export function netPagination(header: string): Record<string, NetPageLink> {
+  const out: Record<string, NetPageLink> = {};
+  for (const relation of header.split(",")) {
+    const rel = /rel="(.*)"/.exec(relation)?.[1] ?? "";
+    const url = relation.slice(0, relation.lastIndexOf(";") - 1).trim();
+    const pairs = url
+      .slice(url.indexOf("?") + 1)
+      .split("&")
+      .map((p) => p.split("="));
+    const keys = pairs.map(([k]) => k);
+    if (new Set(keys).size !== keys.length) throw new Error("ToDictionary: duplicate key");
+    const params = Object.fromEntries(pairs) as Record<string, string>;
+    const page = Number.parseInt(params.page ?? "x", 10);
+    const perPage = Number.parseInt(params.per_page ?? "x", 10);
+    if (Number.isNaN(page) || Number.isNaN(perPage)) throw new Error("int.Parse");
+    out[rel] = { page, perPage, url: url.replace(/^</, "") };
+  }
+  return out;
+}

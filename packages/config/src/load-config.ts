@@ -136,6 +136,12 @@ export const ZEnv = z.object({
   CASEFILE_MAX_SIGNERS: zInt(100, 1),
   CASEFILE_MAX_DOCUMENTS: zInt(50, 1),
   CASEFILE_MAX_CC_RECIPIENTS: zInt(50, 0),
+  /**
+   * Most items one page of a list answers (Penneo's lists: folders, contacts, case files): a larger
+   * per_page or limit is clamped, and a list asked for without paging answers this many and a Link
+   * to the next page.
+   */
+  LIST_MAX_PAGE_SIZE: zInt(1000, 1),
   /** Emails per customer per minute; the notifier holds back the rest (delayed, never dropped). */
   MAILS_PER_CUSTOMER_PER_MINUTE: zInt(300, 0),
   QUEUE_LOCK_DURATION_MS: zInt(30_000, 1000),

@@ -46,6 +46,8 @@ export type { PgElementType } from "./typed-sql/expressions";
 export { advisoryXactLock, ping } from "./typed-sql/locks.sql";
 export { withCtes } from "./typed-sql/with-ctes";
 export { lockCaseFileRow, lockSignerRow } from "./typed-sql/row-locks.sql";
+export { contactInsert, contactRows, storeContacts, storeContactsSql } from "./contacts.sql";
+export type { ContactPerson, ContactRow } from "./contacts.sql";
 export type { CteQuery } from "./typed-sql/with-ctes";
 export type { EventTransaction, OutboxEvent, SerializedEvent } from "./outbox";
 export { Prisma } from "./generated/client";
@@ -64,5 +66,7 @@ export type {
   WebhookDelivery,
   WebhookAttempt,
   LogEntry,
+  Folder,
+  Contact,
 } from "./generated/client";
 export { JobStatus } from "./generated/client";

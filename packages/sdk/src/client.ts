@@ -5,6 +5,8 @@ import { createCaseFileForm } from "./multipart";
 import { ZCaseFile, ZCreateResponse, ZJob, type CaseFile, type CompletedJob, type CreatedJob, type Job } from "./schemas";
 import { CopyRecipients, Signers } from "./signers";
 import { Subscriptions } from "./subscriptions";
+import { Folders } from "./folders";
+import { Contacts } from "./contacts";
 import { TokenManager, type Credentials } from "./token-manager";
 import { waitForJob, type JobPoller, type WaitForJobOptions } from "./wait-for-job";
 
@@ -47,6 +49,10 @@ export class EsignClient {
   readonly signers: Signers;
   /** Copy recipients of existing case files. */
   readonly copyRecipients: CopyRecipients;
+  /** The customer's folders and the case files in them. */
+  readonly folders: Folders;
+  /** The customer's contacts. */
+  readonly contacts: Contacts;
   private readonly api: Api;
   private readonly tokens: TokenManager;
   private readonly answeredPolls = new Map<string, number>();
@@ -66,6 +72,8 @@ export class EsignClient {
     this.subscriptions = new Subscriptions(this.api);
     this.signers = new Signers(this.api);
     this.copyRecipients = new CopyRecipients(this.api);
+    this.folders = new Folders(this.api);
+    this.contacts = new Contacts(this.api);
     this.poller = {
       getJob: (uuid, payloadHash, opts) => this.getJob(uuid, payloadHash, opts),
       lastAnsweredPollAt: (uuid) => this.answeredPolls.get(uuid),

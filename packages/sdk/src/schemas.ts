@@ -151,6 +151,8 @@ export const ZCaseFile = z.object({
   language: z.string().nullable(),
   reference: z.string().nullable(),
   metaData: z.string().nullable(),
+  /** The folder it is in (client.folders), or null. */
+  folderId: z.number().nullable(),
   /** Unix seconds; absent when not set (Penneo's entity JSON leaves unset dates out). */
   sendAt: z.number().optional(),
   /** Unix seconds; absent when not set. */

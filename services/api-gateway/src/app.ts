@@ -9,6 +9,8 @@ import { oauthErrorHandler } from "./auth/oauth-error";
 import { createCaseFileRouter } from "./casefiles/create-route";
 import { caseFileReadRouter } from "./casefiles/read-route";
 import { penneoApiRouter } from "./casefiles/penneo-routes";
+import { folderRouter } from "./folders/folder-router";
+import { contactRouter } from "./contacts/contact-router";
 import { jobStatusRouter } from "./jobs/job-status-route";
 import { healthRouter } from "./system/health-route";
 import { webhookSubscriptionRouter } from "./webhooks/subscription-router";
@@ -60,6 +62,8 @@ export function buildApp(ctx: GatewayContext): Express {
   app.use(jobStatusRouter(ctx));
   app.use(caseFileReadRouter(ctx));
   app.use(penneoApiRouter(ctx));
+  app.use(folderRouter(ctx));
+  app.use(contactRouter(ctx));
   app.use(webhookSubscriptionRouter(ctx));
   app.use(signerDeleteRouter(ctx));
   app.use(signerRouter(ctx));

@@ -19,11 +19,13 @@ const FILES = [
 
 let customerId: number;
 let userId: number;
+let folderId: number;
 
 beforeAll(async () => {
   const customer = await testDb().customer.create({ data: { name: "Persist Ltd", eboksEnabled: true, secureSigningMethods: ["mitid.dk", "sms"] } });
   customerId = customer.id;
   userId = (await testDb().user.create({ data: { customerId, email: "owner@persist.example", name: "Owner" } })).id;
+  folderId = (await testDb().folder.create({ data: { customerId, title: "Persisted" } })).id;
 });
 afterAll(closeTestDb);
 
@@ -86,7 +88,6 @@ const CASE_FILE_AS_STORED = {
   language: "da",
   metaData: "meta-1",
   reference: "ref-1",
-  folderId: 12,
   sensitiveData: true,
   visibilityMode: 1,
   disableNotificationsOwner: true,
@@ -128,7 +129,7 @@ const FULL = {
 
 describe("persistCaseFile", () => {
   it("writes every field of the payload, sends the case file and completes the job in one go", async () => {
-    const cf = caseFileOf(FULL);
+    const cf = caseFileOf({ ...FULL, folderId });
     const { jobId, persisted } = await persist(cf, 2);
     const db = testDb();
     const caseFile = await db.caseFile.findUniqueOrThrow({
@@ -144,6 +145,7 @@ describe("persistCaseFile", () => {
       customerId,
       userId,
       ...CASE_FILE_AS_STORED,
+      folderId,
       status: 1,
       activate: true,
       sendAt: null,
@@ -235,6 +237,27 @@ describe("persistCaseFile", () => {
     ]);
     // What the timers are scheduled from is what was committed.
     expect(persisted?.created.signers.map((s) => [s.id, s.status])).toEqual(caseFile.signers.map((s) => [s.id, s.status]));
+
+    // storeAsContact: Alice (with her onBehalfOf) and the HR cc recipient; not Legal (declined), not
+    // Bob and Carl (no storeAsContact, no email).
+    const contacts = await db.contact.findMany({ where: { customerId }, orderBy: { id: "asc" } });
+    expect(contacts.map(({ name, email, onBehalfOf }) => [name, email, onBehalfOf])).toEqual([
+      ["Alice", "alice@example.com", "Alice ApS"],
+      ["HR", "hr@example.com", null],
+    ]);
+  });
+
+  it("puts the case file in no folder when its folder is another customer's or gone; contacts stay one per email", async () => {
+    const stranger = await testDb().customer.create({ data: { name: "Stranger" } });
+    const theirs = (await testDb().folder.create({ data: { customerId: stranger.id, title: "Not yours" } })).id;
+    const gone = (await testDb().folder.create({ data: { customerId, title: "Gone" } })).id;
+    await testDb().folder.delete({ where: { id: gone } });
+    for (const id of [theirs, gone]) {
+      const { jobId } = await persist(caseFileOf({ ...FULL, folderId: id }));
+      expect(await testDb().caseFile.findUniqueOrThrow({ where: { creationJobId: jobId } })).toMatchObject({ folderId: null, status: 1 });
+    }
+    expect(await testDb().contact.count({ where: { customerId } })).toBe(2);
+    expect(await testDb().contact.count({ where: { customerId: stranger.id } })).toBe(0);
   });
 
   it("leaves a case file with a future sendAt new, unsent, without events", async () => {

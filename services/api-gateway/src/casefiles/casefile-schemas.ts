@@ -196,6 +196,8 @@ export const ZCaseFile = component(
   }),
 );
 
+export const ZCaseFileList = component("CaseFileList", z.array(ZCaseFile).describe("Case files, each as GET casefiles/{id} answers it"));
+
 export const ZUser = component("User", z.object({ id: z.int(), fullName: z.string(), email: z.string(), customerId: z.int(), isAdmin: z.boolean() }));
 
 export const ZBase64Pdf = component("Base64Pdf", z.string().describe("The PDF, base64"));

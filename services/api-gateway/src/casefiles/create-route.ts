@@ -15,7 +15,7 @@ import { serve } from "../contract/serve";
 import { caseFileRoutes } from "./casefile-contracts";
 import type { CreateAnswer } from "./casefile-schemas";
 import { enqueueCreationJob } from "./enqueue-creation-job";
-import { creationJobByKeySql, insertCreationJobSql } from "./creation-job.sql";
+import { creationJobByKeySql, customerFolderSql, insertCreationJobSql } from "./creation-job.sql";
 
 interface JobRef {
   id: string;
@@ -132,6 +132,14 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
           if (previous) return res.status(200).json(replay(previous, hash));
         }
 
+        // After the replay (an earlier answer stands even if its folder is gone since), before anything is stored.
+        const { folderId } = validation.value.caseFile;
+        if (folderId !== undefined && !(await isCustomersFolder(ctx, principal.customerId, folderId))) {
+          throw new AppError("validation_failed", "The case file request is invalid", [
+            { path: "caseFile.folderId", code: "unknown_folder", message: `no folder ${folderId} of this customer` },
+          ]);
+        }
+
         // Together: each commit is a rename on the thread pool, and one after the other they were two
         // more waits in the event loop's queue on every request's path (the p99 under load).
         // All settled before a failure is thrown, so the clean-up below never races a rename.
@@ -206,6 +214,12 @@ async function insertCreationJob(ctx: GatewayContext, job: NewCreationJob): Prom
   });
   if (!row) throw new Error("creation job insert returned no row");
   return row;
+}
+
+/** Whether the create's folderId names a folder of the customer (ids are PostgreSQL integers: a larger one names none). */
+async function isCustomersFolder(ctx: GatewayContext, customerId: number, folderId: number): Promise<boolean> {
+  if (folderId > 2_147_483_647) return false;
+  return (await runOne(sqlPool(ctx.db), customerFolderSql, { id: folderId, customerId })) !== undefined;
 }
 
 /** The job sent earlier under this Idempotency-Key, if any (on the pool, like the insert). */

@@ -42,3 +42,17 @@ export const creationJobByKeySql = defineStatement(
     qb.selectFrom("CreationJob").select(["id", "payloadHash", "createdAt"]).where("customerId", "=", customerId).where("idempotencyKey", "=", idempotencyKey),
   { reuse: "shape" },
 );
+
+/**
+ * The create payload's `folderId` when it is a folder of the customer (no row otherwise): one
+ * primary-key lookup, made only when a folderId is given.
+ *
+ * Locks: nothing. A folder deleted after this check and before the job runs leaves the case file
+ * without a folder (the worker's create reads the folder again, FOR KEY SHARE).
+ */
+export const customerFolderSql = defineStatement(
+  "customer-folder",
+  { id: 1, customerId: 1 },
+  ({ id, customerId }) => qb.selectFrom("Folder").select("id").where("id", "=", id).where("customerId", "=", customerId),
+  { reuse: "shape" },
+);

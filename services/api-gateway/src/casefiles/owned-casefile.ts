@@ -1,4 +1,4 @@
-import type { CaseFile, CcRecipient, Document, Signer } from "@esign/db";
+import type { CaseFile, CcRecipient, Document, Prisma, Signer } from "@esign/db";
 import { AppError } from "@esign/errors";
 import type { GatewayContext } from "../context";
 
@@ -7,16 +7,16 @@ export type FullCaseFile = CaseFile & { signers: Signer[]; documents: Document[]
 export const caseFileNotFound = () => new AppError("not_found", "Case file not found");
 export const documentNotFound = () => new AppError("not_found", "Document not found");
 
+/** What a case file is read with for its answer (presentCaseFile), in the order it is presented. */
+export const CASEFILE_RELATIONS = {
+  signers: { orderBy: { id: "asc" } },
+  documents: { orderBy: [{ documentOrder: "asc" }, { id: "asc" }] },
+  ccRecipients: { orderBy: { id: "asc" } },
+} as const satisfies Prisma.CaseFileInclude;
+
 /** Another customer's case file answers exactly like a missing one: existence is not disclosed. */
 export async function ownedCaseFile(ctx: GatewayContext, customerId: number, id: number): Promise<FullCaseFile> {
-  const caseFile = await ctx.db.caseFile.findFirst({
-    where: { id, customerId },
-    include: {
-      signers: { orderBy: { id: "asc" } },
-      documents: { orderBy: [{ documentOrder: "asc" }, { id: "asc" }] },
-      ccRecipients: { orderBy: { id: "asc" } },
-    },
-  });
+  const caseFile = await ctx.db.caseFile.findFirst({ where: { id, customerId }, include: CASEFILE_RELATIONS });
   if (!caseFile) throw caseFileNotFound();
   return caseFile;
 }

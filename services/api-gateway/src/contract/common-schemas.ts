@@ -53,3 +53,9 @@ export const withoutKeys =
     if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
     return Object.fromEntries(Object.entries(body).filter(([k]) => !keys.includes(k)));
   };
+
+/**
+ * A key of an answer that a client may send back in a PUT or POST of the object it fetched (sdk-net
+ * and sdk-php echo what they read): accepted and ignored, so a strict body still refuses a typo.
+ */
+export const ignoredReadOnly = (what: string) => z.unknown().optional().describe(`${what}; read-only, ignored`);

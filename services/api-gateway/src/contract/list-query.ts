@@ -29,13 +29,13 @@ export interface ListWindow<F extends string> {
 }
 
 /** A repeated query key must repeat the same value (sdk-net sends page and per_page twice). */
-const once = (value: unknown): unknown => {
+export const once = (value: unknown): unknown => {
   if (!Array.isArray(value)) return value;
   return value.every((v) => v === value[0]) ? value[0] : value;
 };
 
 /** A whole number from a query value; `max` keeps offsets computable (counts above it are clamped, positions refused). */
-const queryCount = (min: number, max?: number) =>
+export const queryCount = (min: number, max?: number) =>
   z.preprocess(
     once,
     z

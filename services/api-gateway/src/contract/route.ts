@@ -131,6 +131,8 @@ export const TAGS = {
   auth: "Authentication",
   caseFiles: "Case files",
   penneoApi: "Case files at Penneo's paths",
+  folders: "Folders",
+  contacts: "Contacts",
   webhooks: "Webhook subscriptions",
   signing: "Signing",
   verification: "Verification",

@@ -4,6 +4,8 @@ import { queueDashboardRoutes } from "../admin/dashboard-contracts";
 import { authRoutes } from "../auth/auth-contracts";
 import { caseFileRoutes, PENNEO_API_VERSIONS, penneoApiRoutes } from "../casefiles/casefile-contracts";
 import { docsRoutes } from "../docs/docs-contracts";
+import { folderRoutes } from "../folders/folder-contracts";
+import { contactRoutes } from "../contacts/contact-contracts";
 import { developmentRoutes } from "../identity/simulator-contracts";
 import { jobRoutes } from "../jobs/job-contracts";
 import { signingRoutes } from "../signing/signing-contracts";
@@ -32,6 +34,8 @@ export function gatewayRoutes(config: AppConfig, options: GatewayRouteOptions): 
     ...all(jobRoutes(config)),
     ...PENNEO_API_VERSIONS.flatMap((v) => all(penneoApiRoutes(v))),
     ...PENNEO_API_VERSIONS.flatMap((v) => [...all(signerRoutes(v)), ...all(recipientRoutes(v)), ...all(logRoutes(v))]),
+    ...PENNEO_API_VERSIONS.flatMap((v) => all(folderRoutes(v))),
+    ...PENNEO_API_VERSIONS.flatMap((v) => all(contactRoutes(v))),
     ...all(webhookRoutes(config)),
     ...all(signingRoutes()),
     ...all(verificationRoutes(config)),

@@ -1,5 +1,6 @@
 import type { LogRow } from "@esign/schema";
 import {
+  contactInsert,
   defineStatement,
   logInsert,
   nextId,
@@ -9,6 +10,7 @@ import {
   qb,
   serializedEventInsert,
   withCtes,
+  type ContactRow,
   type DB,
   type Insertable,
   type SerializedEvent,
@@ -16,7 +18,14 @@ import {
 
 /** The rows of one case file, as persistCaseFile writes them in one statement. */
 export interface CaseFileRows {
-  caseFile: Insertable<DB["CaseFile"]> & { id: number };
+  caseFile: Insertable<DB["CaseFile"]> & { id: number; folderId?: never };
+  /**
+   * The folder the payload names: set as the case file's only while it is a folder of the case
+   * file's customer (a folder deleted since the create was accepted leaves it without one).
+   */
+  folder?: { id: number };
+  /** The signers and cc recipients kept as the customer's contacts (storeAsContact), one per email. */
+  contacts: ContactRow[];
   documents: Insertable<DB["Document"]>[];
   ccRecipients: Insertable<DB["CcRecipient"]>[];
   signers: (Insertable<DB["Signer"]> & { id: number })[];
@@ -73,6 +82,8 @@ const SAMPLE: CaseFileRows = {
     updatedAt: new Date(),
   },
   documents: [{ caseFileId: 1, title: "t", name: "a.pdf", signable: true, roles: ["signer"], fileSha256: "0".repeat(64), size: 1, pageCount: 1 }],
+  folder: { id: 1 },
+  contacts: [{ customerId: 1, name: "n", email: "e@example.com", onBehalfOf: null }],
   ccRecipients: [{ caseFileId: 1, name: "n", email: "e@example.com", storeAsContact: false }],
   signers: [
     { id: 1, caseFileId: 1, name: "n", role: "signer", insecureSigningMethods: ["text"], secureSigningMethods: [], notification: "{}", updatedAt: new Date() },
@@ -94,22 +105,38 @@ const SAMPLE: CaseFileRows = {
 };
 
 /**
+ * The folder's id while it is a folder of this customer, else NULL. FOR KEY SHARE: a delete of the
+ * folder that is under way is waited for, and then the folder is gone (NULL), rather than the
+ * foreign key failing the create.
+ */
+const folderOfCustomer = (folderId: number, customerId: number) =>
+  qb.selectFrom("Folder").select("id").where("id", "=", folderId).where("customerId", "=", customerId).forKeyShare().$asScalar();
+
+/**
  * The case file with its documents, cc recipients, signers and signing links, the creation job
- * marked completed with its result, the events, and the log (the case file's entries, then the
- * events', in one insert so that their ids keep that order): one statement of data-modifying CTEs.
+ * marked completed with its result, the contacts kept (storeAsContact), the events, and the log (the
+ * case file's entries, then the events', in one insert so that their ids keep that order): one
+ * statement of data-modifying CTEs.
  *
- * Locks: the new rows only, and the creation job's row, already locked by lockAndAllocateSql.
+ * Locks: the new rows only, the creation job's row, already locked by lockAndAllocateSql, and the
+ * folder's row FOR KEY SHARE (it cannot be deleted until the case file is committed in it).
+ * Contacts of an email another create is storing at the same moment wait for it on the unique
+ * index, then are skipped.
  */
 export const persistCaseFileSql = defineStatement(
   "persist-case-file",
   SAMPLE,
   (r: CaseFileRows) =>
     withCtes([
-      ["case_file", qb.insertInto("CaseFile").values(r.caseFile)],
+      [
+        "case_file",
+        qb.insertInto("CaseFile").values(r.folder ? { ...r.caseFile, folderId: folderOfCustomer(r.folder.id, r.caseFile.customerId) } : r.caseFile),
+      ],
       ["documents", qb.insertInto("Document").values(r.documents)],
       r.ccRecipients.length > 0 && ["cc_recipients", qb.insertInto("CcRecipient").values(r.ccRecipients)],
       ["signers", qb.insertInto("Signer").values(r.signers)],
       r.links.length > 0 && ["links", qb.insertInto("SigningLink").values(r.links)],
+      r.contacts.length > 0 && ["contacts", contactInsert(r.contacts)],
       [
         "completed",
         qb

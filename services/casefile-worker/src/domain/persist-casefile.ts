@@ -1,4 +1,4 @@
-import { encryptSecret, newSigningToken, run, runOne, type SqlClient, serializeEvents, signingLinkUrl } from "@esign/db";
+import { contactRows, encryptSecret, newSigningToken, run, runOne, type ContactPerson, type SqlClient, serializeEvents, signingLinkUrl } from "@esign/db";
 import {
   CASEFILE_STATUS,
   logRow,
@@ -33,6 +33,17 @@ export interface Persisted {
   created: CreatedSnapshot;
 }
 
+/**
+ * Who of the case file becomes the customer's contact: signers that ask for it (storeAsContact) and
+ * have an email, and copy recipients unless they decline (their storeAsContact defaults to true);
+ * signers first, in payload order (contactRows keeps the first of an email).
+ */
+function contactsToKeep(cf: TCaseFile): ContactPerson[] {
+  const signers = cf.signers.flatMap((s) => (s.storeAsContact === true && s.email ? [{ name: s.name, email: s.email, onBehalfOf: s.onBehalfOf ?? null }] : []));
+  const cc = (cf.ccRecipients ?? []).flatMap((c) => (c.storeAsContact ? [{ name: c.name, email: c.email }] : []));
+  return [...signers, ...cc];
+}
+
 /** The creation job being turned into a case file, and the ids drawn for it (see lockAndAllocate). */
 export interface CreationTarget {
   id: string;
@@ -62,7 +73,8 @@ export async function lockAndAllocate(
 }
 
 /**
- * Writes the case file with its documents, signers, cc recipients and signing links, sends it at once
+ * Writes the case file (in its folder while that is the customer's) with its documents, signers, cc
+ * recipients, signing links and the contacts they become (storeAsContact), sends it at once
  * unless it is left unsent or scheduled (signers of the first round pending, one
  * `sign.signer.requestActivated` each), and marks the creation job completed with its result: ONE
  * statement, in the caller's transaction. Through Prisma this was eleven statements and ~15 ms of
@@ -140,7 +152,6 @@ export async function persistCaseFile(
       language: cf.language ?? null,
       metaData: cf.metaData ?? null,
       reference: cf.reference ?? null,
-      folderId: cf.folderId ?? null,
       sendAt,
       expireAt,
       sensitiveData: cf.sensitiveData,
@@ -152,6 +163,8 @@ export async function persistCaseFile(
       sentAt: sendNow ? now : null,
       updatedAt: now,
     },
+    ...(cf.folderId !== undefined ? { folder: { id: cf.folderId } } : {}),
+    contacts: contactRows(job.customerId, contactsToKeep(cf)),
     documents: documents.map((d) => ({ caseFileId: job.caseFileId, ...d })),
     ccRecipients: (cf.ccRecipients ?? []).map((c) => ({ caseFileId: job.caseFileId, name: c.name, email: c.email, storeAsContact: c.storeAsContact })),
     signers: cf.signers.map((s, i) => {
