@@ -107,6 +107,32 @@ export function wssePackageHeaders(apiKey: string, apiSecret: string): Record<st
   return { "X-WSSE": new UsernameToken({ username: apiKey, password: apiSecret }).getWSSEHeader({ nonceBase64: true }) };
 }
 
+/**
+ * sdk-net's PaginationUtil.ParseResponseHeadersForPagination (Src/Penneo/Util/PaginationUtil.cs),
+ * rebuilt: each relation's page and per_page, throwing where it throws (a key twice in one URL, a
+ * page or per_page that int.Parse refuses). The character before the last `;` is dropped, as there.
+ */
+export function netPagination(header: string): Record<string, { page: number; perPage: number }> {
+  const out: Record<string, { page: number; perPage: number }> = {};
+  for (const relation of header.split(",")) {
+    const last = relation.lastIndexOf(";");
+    const rel = /rel="(.*)"/.exec(relation)?.[1] ?? "";
+    const url = relation.slice(0, last - 1);
+    const pairs = url
+      .slice(url.indexOf("?") + 1)
+      .split("&")
+      .map((p) => p.split("="));
+    const keys = pairs.map(([k]) => k);
+    if (new Set(keys).size !== keys.length) throw new Error("ToDictionary: duplicate key");
+    const params = Object.fromEntries(pairs) as Record<string, string>;
+    const page = Number.parseInt(params.page ?? "x", 10);
+    const perPage = Number.parseInt(params.per_page ?? "x", 10);
+    if (Number.isNaN(page) || Number.isNaN(perPage)) throw new Error("int.Parse");
+    out[rel] = { page, perPage };
+  }
+  return out;
+}
+
 export interface RawAnswer {
   status: number;
   headers: Headers;

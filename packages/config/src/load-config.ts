@@ -78,6 +78,8 @@ export const ZEnv = z.object({
   JOB_RETENTION_DAYS: zInt(14, 1),
   /** Job-status polls answered per job per minute (Penneo's limit: 20); beyond it 429 + Retry-After. 0: no limit. */
   JOB_POLL_LIMIT_PER_MINUTE: zInt(20, 0),
+  /** Most items one page of a list answers (GET casefiles, documents, ...); an unpaged list answers this many and a Link to the next page. */
+  LIST_MAX_PAGE_SIZE: zInt(1000, 1),
   /**
    * A create whose payloadHash repeats one of the same customer's within this many seconds (and
    * carries no Idempotency-Key) ends as `aborted_duplicated`, as Penneo's API does. 0: off.

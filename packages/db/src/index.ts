@@ -4,7 +4,7 @@ export type { SqlTransactionOptions } from "./sql-transaction";
 export type { Db, Tx, SqlPool, SqlClient } from "./create-prisma";
 export { applyMigrations, listMigrations } from "./migrate";
 export { ensureDatabase, dropDatabase, withDatabase } from "./database-admin";
-export { encryptSecret, decryptSecret, sha256Hex, trackingId, parseTrackingId } from "./secrets";
+export { encryptSecret, decryptSecret, newSigningToken, sha256Hex, trackingId, parseTrackingId } from "./secrets";
 export {
   emitEvent,
   emitEvents,
@@ -19,7 +19,7 @@ export {
 } from "./outbox";
 export { qb } from "./typed-sql/builder";
 export type { QueryBuilder, DB } from "./typed-sql/builder";
-export type { Expression, ExpressionBuilder, Insertable, Selectable, SqlBool } from "kysely";
+export type { Expression, ExpressionBuilder, Insertable, Selectable, SqlBool, Updateable } from "kysely";
 export { defineStatement, definedStatements, typedSqlStats } from "./typed-sql/statement";
 export type { Statement, TypedSqlStats } from "./typed-sql/statement";
 export { run, runOne, runCompiled } from "./typed-sql/run";
@@ -27,6 +27,7 @@ export type { SqlRunner } from "./typed-sql/run";
 export {
   anyOf,
   anyRowIn,
+  daysBefore,
   literalInt,
   nextId,
   nextIds,

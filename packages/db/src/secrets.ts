@@ -4,6 +4,15 @@ export function sha256Hex(value: string | Buffer): string {
   return createHash("sha256").update(value).digest("hex");
 }
 
+/**
+ * A signing link's token: 32 random bytes (base64url), unguessable. Only its sha256 is looked up;
+ * the token itself lives in the link (and encrypted in SigningLink.tokenEnc for the notifier).
+ */
+export function newSigningToken(): { token: string; tokenHash: string } {
+  const token = randomBytes(32).toString("base64url");
+  return { token, tokenHash: sha256Hex(token) };
+}
+
 // AES-256-GCM with a random IV; the stored form is `v1.<iv>.<tag>.<ciphertext>` in base64url so the
 // key can be rotated later by adding a version.
 export function encryptSecret(plain: string, keyHex: string): string {

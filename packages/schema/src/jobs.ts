@@ -20,6 +20,12 @@ interface JobSpec<S extends z.ZodType> {
 
 const job = <S extends z.ZodType>(spec: JobSpec<S>): JobSpec<S> => spec;
 
+/**
+ * The id of a case file's send job (delayed to its sendAt): the casefile-worker, its sweeper and the
+ * gateway's send of a draft enqueue it under this one id, so BullMQ keeps one.
+ */
+export const sendJobId = (caseFileId: number): string => `send-${caseFileId}`;
+
 /** The most events one events/dispatch job carries (the outbox relay's batch is smaller). */
 export const MAX_EVENTS_PER_DISPATCH = 1000;
 

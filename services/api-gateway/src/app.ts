@@ -9,6 +9,7 @@ import { oauthErrorHandler } from "./auth/oauth-error";
 import { createCaseFileRouter } from "./casefiles/create-route";
 import { caseFileReadRouter } from "./casefiles/read-route";
 import { penneoApiRouter } from "./casefiles/penneo-routes";
+import { archiveRouter } from "./archive/archive-router";
 import { jobStatusRouter } from "./jobs/job-status-route";
 import { healthRouter } from "./system/health-route";
 import { webhookSubscriptionRouter } from "./webhooks/subscription-router";
@@ -57,6 +58,7 @@ export function buildApp(ctx: GatewayContext): Express {
   app.use(jobStatusRouter(ctx));
   app.use(caseFileReadRouter(ctx));
   app.use(penneoApiRouter(ctx));
+  app.use(archiveRouter(ctx));
   app.use(webhookSubscriptionRouter(ctx));
   app.use(signerDeleteRouter(ctx));
   app.use(verificationRouter(ctx));

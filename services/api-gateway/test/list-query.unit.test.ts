@@ -1,31 +1,10 @@
 import { z } from "zod";
 import { linkHeader, listKeys, listWindow } from "../src/contract/list-query";
+import { netPagination } from "../../../test/support/penneo-clients";
 
 const schema = z.strictObject({ ...listKeys(["created", "title", "id"]), title: z.string().optional() });
 const parse = (query: Record<string, unknown>) => schema.parse(query);
 const window = (query: Record<string, unknown>) => listWindow(parse(query), [{ field: "id", direction: "asc" }], 100);
-
-/** What sdk-net's PaginationUtil does with a Link header (Src/Penneo/Util/PaginationUtil.cs), rebuilt. */
-function netPagination(header: string): Record<string, { page: number; perPage: number }> {
-  const out: Record<string, { page: number; perPage: number }> = {};
-  for (const relation of header.split(",")) {
-    const last = relation.lastIndexOf(";");
-    const rel = /rel="(.*)"/.exec(relation)?.[1] ?? "";
-    const url = relation.slice(0, last - 1);
-    const pairs = url
-      .slice(url.indexOf("?") + 1)
-      .split("&")
-      .map((p) => p.split("="));
-    const keys = pairs.map(([k]) => k);
-    if (new Set(keys).size !== keys.length) throw new Error("ToDictionary: duplicate key");
-    const params = Object.fromEntries(pairs) as Record<string, string>;
-    const page = Number.parseInt(params.page ?? "x", 10);
-    const perPage = Number.parseInt(params.per_page ?? "x", 10);
-    if (Number.isNaN(page) || Number.isNaN(perPage)) throw new Error("int.Parse");
-    out[rel] = { page, perPage };
-  }
-  return out;
-}
 
 describe("lists as Penneo's clients page and sort them", () => {
   it("reads sdk-net's page and per_page, sent twice, and sdk-php's limit and offset", () => {

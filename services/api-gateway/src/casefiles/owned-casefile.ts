@@ -1,4 +1,4 @@
-import type { CaseFile, CcRecipient, Document, Signer } from "@esign/db";
+import type { CaseFile, CcRecipient, Document, Prisma, Signer } from "@esign/db";
 import { AppError } from "@esign/errors";
 import type { GatewayContext } from "../context";
 
@@ -7,18 +7,26 @@ export type FullCaseFile = CaseFile & { signers: Signer[]; documents: Document[]
 export const caseFileNotFound = () => new AppError("not_found", "Case file not found");
 export const documentNotFound = () => new AppError("not_found", "Document not found");
 
+/** What a case file's answer holds besides its own row (presentCaseFile). */
+const FULL = {
+  signers: { orderBy: { id: "asc" } },
+  documents: { orderBy: [{ documentOrder: "asc" }, { id: "asc" }] },
+  ccRecipients: { orderBy: { id: "asc" } },
+} satisfies Prisma.CaseFileInclude;
+
 /** Another customer's case file answers exactly like a missing one: existence is not disclosed. */
 export async function ownedCaseFile(ctx: GatewayContext, customerId: number, id: number): Promise<FullCaseFile> {
-  const caseFile = await ctx.db.caseFile.findFirst({
-    where: { id, customerId },
-    include: {
-      signers: { orderBy: { id: "asc" } },
-      documents: { orderBy: [{ documentOrder: "asc" }, { id: "asc" }] },
-      ccRecipients: { orderBy: { id: "asc" } },
-    },
-  });
+  const caseFile = await ctx.db.caseFile.findFirst({ where: { id, customerId }, include: FULL });
   if (!caseFile) throw caseFileNotFound();
   return caseFile;
+}
+
+/** A page of the customer's case files, whole, in the order of `ids` (a list's page); ids of others are left out. */
+export async function ownedCaseFiles(ctx: GatewayContext, customerId: number, ids: readonly number[]): Promise<FullCaseFile[]> {
+  if (ids.length === 0) return [];
+  const rows = await ctx.db.caseFile.findMany({ where: { id: { in: [...ids] }, customerId }, include: FULL });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** A document with its case file, by the document's own id (Penneo's `/documents/{id}` paths). */
@@ -27,4 +35,12 @@ export async function ownedDocument(ctx: GatewayContext, customerId: number, id:
   if (!document) throw documentNotFound();
   const { caseFile, ...doc } = document;
   return { document: doc, caseFile };
+}
+
+/** A page of the documents of the customer's case files, each with its case file, in the order of `ids`. */
+export async function ownedDocuments(ctx: GatewayContext, customerId: number, ids: readonly number[]): Promise<{ document: Document; caseFile: CaseFile }[]> {
+  if (ids.length === 0) return [];
+  const rows = await ctx.db.document.findMany({ where: { id: { in: [...ids] }, caseFile: { customerId } }, include: { caseFile: true } });
+  const byId = new Map(rows.map(({ caseFile, ...document }) => [document.id, { document, caseFile }]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }

@@ -13,7 +13,7 @@ import {
   type Tx,
 } from "@esign/db";
 import { CASEFILE_STATUS, SIGNER_STATUS, caseFileEvent, signerEvent } from "@esign/schema";
-import type { RequestEvidence } from "./request-evidence";
+import type { RequestEvidence } from "../http/request-evidence";
 import { blockerFor } from "./signer-state";
 import {
   caseFileOfEventSql,

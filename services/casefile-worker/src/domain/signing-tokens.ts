@@ -1,13 +1,11 @@
-import { createHash, randomBytes } from "node:crypto";
+import { sha256Hex } from "@esign/db";
 
-/** 32 random bytes: unguessable. Only the sha256 is stored; the token lives in the link alone. */
-export function newSigningToken(): { token: string; tokenHash: string } {
-  const token = randomBytes(32).toString("base64url");
-  return { token, tokenHash: hashSigningToken(token) };
-}
+// The token itself is @esign/db's newSigningToken (the gateway makes links too: a draft's, when it
+// is sent or activated).
+export { newSigningToken } from "@esign/db";
 
 export function hashSigningToken(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
+  return sha256Hex(token);
 }
 
 export function signingLinkUrl(publicBaseUrl: string, token: string): string {

@@ -57,6 +57,7 @@ export const loadSignerForMessageSql = defineStatement(
         "cf.sensitiveData as cfSensitiveData",
         "cf.visibilityMode as cfVisibilityMode",
         "cf.language as cfLanguage",
+        "cf.sendSigningRequests as cfSendSigningRequests",
         "c.name as customerName",
         jsonArrayFrom(
           eb

@@ -44,6 +44,8 @@ export interface SignerForMessage extends SignerColumns {
     sensitiveData: boolean;
     visibilityMode: number;
     language: string | null;
+    /** false: activated without sending (PATCH .../activate): its signers get no request or reminder. */
+    sendSigningRequests: boolean;
     customer: { name: string };
     documents: CaseFileDocument[];
   };
@@ -77,6 +79,7 @@ export async function loadSignerForMessage(
     cfSensitiveData,
     cfVisibilityMode,
     cfLanguage,
+    cfSendSigningRequests,
     customerName,
     documents,
     alreadySent,
@@ -98,6 +101,7 @@ export async function loadSignerForMessage(
         sensitiveData: cfSensitiveData,
         visibilityMode: cfVisibilityMode,
         language: cfLanguage,
+        sendSigningRequests: cfSendSigningRequests,
         customer: { name: customerName },
         documents,
       },

@@ -1,7 +1,7 @@
 import { requestIdOf } from "../../http/request-context";
 import { sendMessagePage } from "../../html/html-page";
 import { signingMessages } from "../messages/catalog";
-import { requestEvidence } from "../request-evidence";
+import { requestEvidence } from "../../http/request-evidence";
 import { redirectTarget, type SigningKit } from "../signing-kit";
 import { pageLanguage, wantsHtml } from "../negotiate";
 import { recordRejection } from "../signer-actions";

@@ -1,7 +1,7 @@
 import { AppError } from "@esign/errors";
 import { requestIdOf } from "../../http/request-context";
 import { checkAccessControl } from "../identity-session";
-import { requestEvidence } from "../request-evidence";
+import { requestEvidence } from "../../http/request-evidence";
 import { IdentityLoginFailed, IdentityProviderUnavailable } from "../../identity/identity-provider";
 import { wantsHtml } from "../negotiate";
 import { recordSignature, type VerifiedIdentity } from "../signer-actions";

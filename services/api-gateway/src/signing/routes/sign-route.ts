@@ -1,5 +1,5 @@
 import { AppError } from "@esign/errors";
-import { requestEvidence } from "../request-evidence";
+import { requestEvidence } from "../../http/request-evidence";
 import { parseSignatureValue } from "../signature-value";
 import { recordSignature } from "../signer-actions";
 import { allowedMethods, describeAllowed, isSecureMethod } from "../signing-methods";

@@ -2,9 +2,10 @@ import { isIP } from "node:net";
 import type { Request } from "express";
 
 /**
- * Who sent a sign or reject request, as the audit trail states it: the peer address of the
- * connection (the gateway trusts no proxy header; see `trust proxy` in app.ts) and the user agent.
- * Stored with the signer, never logged (the logger redacts these keys).
+ * Who sent a request, as the audit trail and the event log state it (a signer signing, a user
+ * sending a case file): the peer address of the connection (the gateway trusts no proxy header; see
+ * `trust proxy` in app.ts) and the user agent. Stored with the signer or the log entry, never logged
+ * (the logger redacts these keys).
  */
 export interface RequestEvidence {
   ip: string | null;

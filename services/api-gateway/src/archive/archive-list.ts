@@ -1,0 +1,98 @@
+import type { Request } from "express";
+import { run } from "@esign/db";
+import type { GatewayContext } from "../context";
+import { listWindow, pageLinkHeader, type SortKey } from "../contract/list-query";
+import { ownedCaseFiles, ownedDocuments } from "../casefiles/owned-casefile";
+import { presentCaseFile, presentDocument } from "../casefiles/present-casefile";
+import type { CaseFileView, DocumentView } from "../casefiles/casefile-schemas";
+import type { CaseFileListQuery, CaseFileSortField, DocumentListQuery, DocumentSortField } from "./archive-schemas";
+import { searchCaseFilesSql, searchDocumentsSql, type CaseFileColumn, type DocumentColumn, type RangeColumn } from "./search.sql";
+
+/** A page of a list and the Link header that names its neighbours (none when it all fits one page). */
+export interface ListPage<T> {
+  items: T[];
+  link: string | undefined;
+}
+
+const SORT_COLUMN: Record<CaseFileSortField, CaseFileColumn> = {
+  created: "createdAt",
+  title: "title",
+  completed: "completedAt",
+  status: "status",
+  id: "id",
+  reference: "reference",
+  activated: "sentAt",
+  expireAt: "expireAt",
+};
+
+/** Documents are created with their case file, so their creation order is their id's. */
+const DOCUMENT_SORT_COLUMN: Record<DocumentSortField, DocumentColumn> = { created: "id", title: "title", id: "id" };
+
+/** Newest first, as Penneo's readme lists them; documented in the route's description. */
+const DEFAULT_SORT: SortKey<"created">[] = [{ field: "created", direction: "desc" }];
+
+/** Ends an order with the id (in the direction of its last key) unless it has it: equal keys never straddle two pages in two orders. */
+function withIdLast<C extends string>(order: { column: C; direction: "asc" | "desc" }[]): { column: C | "id"; direction: "asc" | "desc" }[] {
+  if (order.some((o) => o.column === "id")) return order;
+  return [...order, { column: "id", direction: order[order.length - 1]?.direction ?? "desc" }];
+}
+
+/** `contains`, case-insensitive: the text as a LIKE pattern with its own % _ \ taken literally. */
+const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&")}%`;
+
+const RANGES: readonly [RangeColumn, keyof CaseFileListQuery, keyof CaseFileListQuery][] = [
+  ["createdAt", "createdAfter", "createdBefore"],
+  ["completedAt", "completedAfter", "completedBefore"],
+  ["sentAt", "activatedAfter", "activatedBefore"],
+  ["expireAt", "expiresAfter", "expiresBefore"],
+  ["updatedAt", "updatedAfter", "updatedBefore"],
+];
+
+/** GET casefiles: one page of the customer's case files, filtered and sorted as asked, whole. */
+export async function listCaseFiles(ctx: GatewayContext, req: Request, customerId: number, q: CaseFileListQuery): Promise<ListPage<CaseFileView>> {
+  const window = listWindow<CaseFileSortField>(q, DEFAULT_SORT, ctx.config.LIST_MAX_PAGE_SIZE);
+  const ranges = RANGES.map(([column, from, before]) => ({ column, from: q[from] as Date | undefined, before: q[before] as Date | undefined })).filter(
+    (r) => r.from !== undefined || r.before !== undefined,
+  );
+  const rows = await run(ctx.db, searchCaseFilesSql, {
+    customerId,
+    ...(q.title !== undefined && q.title !== "" ? { titlePattern: containsPattern(q.title) } : {}),
+    ...(q.metaData !== undefined ? { metaData: q.metaData } : {}),
+    ...(q.reference !== undefined ? { reference: q.reference } : {}),
+    ...(q.status !== undefined ? { statuses: q.status } : {}),
+    ...(q.deleted !== undefined ? { deleted: q.deleted } : {}),
+    ...(q.folderIds !== undefined ? { folderIds: q.folderIds } : {}),
+    ...(q.ids !== undefined ? { ids: q.ids } : {}),
+    ranges,
+    order: withIdLast(window.sort.map((s) => ({ column: SORT_COLUMN[s.field], direction: s.direction }))),
+    offset: window.offset,
+    limit: window.limit + 1,
+  });
+  const hasNext = rows.length > window.limit;
+  const ids = rows.slice(0, window.limit).map((r) => r.id);
+  const items = (await ownedCaseFiles(ctx, customerId, ids)).map(presentCaseFile);
+  return { items, link: pageLinkHeader(req, ctx.config.PUBLIC_BASE_URL, window, hasNext) };
+}
+
+/** GET documents: one page of the documents of the customer's case files. */
+export async function listDocuments(ctx: GatewayContext, req: Request, customerId: number, q: DocumentListQuery): Promise<ListPage<DocumentView>> {
+  const window = listWindow<DocumentSortField>(q, DEFAULT_SORT, ctx.config.LIST_MAX_PAGE_SIZE);
+  const rows = await run(ctx.db, searchDocumentsSql, {
+    customerId,
+    ...(q.title !== undefined && q.title !== "" ? { titlePattern: containsPattern(q.title) } : {}),
+    ...(q.metaData !== undefined ? { metaData: q.metaData } : {}),
+    order: withIdLast(window.sort.map((s) => ({ column: DOCUMENT_SORT_COLUMN[s.field], direction: s.direction }))),
+    offset: window.offset,
+    limit: window.limit + 1,
+  });
+  const hasNext = rows.length > window.limit;
+  const found = await ownedDocuments(
+    ctx,
+    customerId,
+    rows.slice(0, window.limit).map((r) => r.id),
+  );
+  return {
+    items: found.map(({ document, caseFile }) => presentDocument(document, caseFile)),
+    link: pageLinkHeader(req, ctx.config.PUBLIC_BASE_URL, window, hasNext),
+  };
+}
