@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { createCustomer, type CustomerCredentials } from "@esign/accounts";
 import { decryptSecret } from "@esign/db";
+import { EsignApiError, EsignClient } from "@esign/sdk";
 import { LocalFileStorage } from "@esign/storage";
 import { TEST_ENCRYPTION_KEY, getToken, type UploadFile } from "../support/api";
 import { eventually } from "../support/eventually";
@@ -490,6 +491,33 @@ describe("the recycle bin: delete, list, restore, purge after the customer's per
     expect(await storage.exists(ownSha)).toBe(false);
     expect((await asC("PATCH", `casefiles/${kept.caseFileId}/restore`)).status).toBe(404);
   }, 60_000);
+});
+
+describe("@esign/sdk: client.caseFiles", () => {
+  it("searches, pages, updates a draft, activates it, deletes and restores it, and reports a 409 as EsignApiError", async () => {
+    const client = new EsignClient({ baseUrl: system.gateway.url, credentials: { clientId: a.clientId, clientSecret: a.clientSecret } });
+    const title = `Sdk ${tag}`;
+    const { caseFileId } = await create(title, { activateCaseFile: false, metaData: `sdk-${tag}` });
+    await create(`${title} two`);
+    const found = await client.caseFiles.list({ metaData: `sdk-${tag}` });
+    expect([found.items.map((c) => c.id), found.nextPage]).toEqual([[caseFileId], undefined]);
+    const first = await client.caseFiles.list({ title, perPage: 1, sort: "created", order: "asc" });
+    expect([first.items.map((c) => c.id), first.nextPage]).toEqual([[caseFileId], 2]);
+    const all: number[] = [];
+    for await (const cf of client.caseFiles.iterate({ title, perPage: 1, createdAfter: new Date(Date.now() - 3_600_000) })) all.push(cf.id);
+    expect(all).toHaveLength(2);
+    expect((await client.caseFiles.listDocuments({ metaData: `doc-${title}` })).items.map((d) => d.metaData)).toEqual([`doc-${title}`]);
+
+    expect((await client.caseFiles.update(caseFileId, { reference: `sdk-ref-${tag}`, expireAt: null })).reference).toBe(`sdk-ref-${tag}`);
+    expect(await client.caseFiles.errors(caseFileId)).toEqual([]);
+    await client.caseFiles.activate(caseFileId);
+    const again = await client.caseFiles.send(caseFileId).catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(EsignApiError);
+    expect((again as EsignApiError).status).toBe(409);
+    expect((await client.caseFiles.delete(caseFileId)).status).toBe(3);
+    expect((await client.caseFiles.list({ deleted: true, ids: [caseFileId] })).items.map((c) => c.id)).toEqual([caseFileId]);
+    expect((await client.caseFiles.restore(caseFileId)).status).not.toBe(3);
+  });
 });
 
 /** The casefile-worker's hourly purge-jobs, run now; resolves once it completed. */

@@ -19,7 +19,7 @@ export {
 } from "./outbox";
 export { qb } from "./typed-sql/builder";
 export type { QueryBuilder, DB } from "./typed-sql/builder";
-export type { Expression, ExpressionBuilder, Insertable, Selectable, SqlBool, Updateable } from "kysely";
+export type { Expression, ExpressionBuilder, Insertable, Selectable, SelectQueryBuilder, SqlBool, Updateable } from "kysely";
 export { defineStatement, definedStatements, typedSqlStats } from "./typed-sql/statement";
 export type { Statement, TypedSqlStats } from "./typed-sql/statement";
 export { run, runOne, runCompiled } from "./typed-sql/run";

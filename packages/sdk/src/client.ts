@@ -1,4 +1,5 @@
 import { Api } from "./api";
+import { CaseFiles } from "./case-files";
 import type { CaseFileInput, UploadFile } from "./case-file-input";
 import { Transport, type FetchFn } from "./http";
 import { createCaseFileForm } from "./multipart";
@@ -42,6 +43,8 @@ export class EsignClient {
   readonly baseUrl: string;
   /** Webhook subscriptions of the client's customer. */
   readonly subscriptions: Subscriptions;
+  /** The case file archive at Penneo's paths: search, update, send or activate drafts, the recycle bin. */
+  readonly caseFiles: CaseFiles;
   private readonly api: Api;
   private readonly tokens: TokenManager;
   private readonly answeredPolls = new Map<string, number>();
@@ -59,6 +62,7 @@ export class EsignClient {
     this.tokens = new TokenManager(transport, options.credentials, margin * 1000, options.now ?? Date.now);
     this.api = new Api(transport, this.tokens);
     this.subscriptions = new Subscriptions(this.api);
+    this.caseFiles = new CaseFiles(this.api);
     this.poller = {
       getJob: (uuid, payloadHash, opts) => this.getJob(uuid, payloadHash, opts),
       lastAnsweredPollAt: (uuid) => this.answeredPolls.get(uuid),

@@ -5,7 +5,7 @@ import { ZErrorBody } from "./schemas";
 /** The fetch this SDK calls: Node's global fetch unless one is injected (tests, proxies, tracing). */
 export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
 
-export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export interface SendInit {
   method: HttpMethod;

@@ -5,6 +5,8 @@ export type { FetchFn } from "./http";
 export { JOB_POLL_SPACING_MS } from "./wait-for-job";
 export type { WaitForJobOptions } from "./wait-for-job";
 export { Subscriptions, SUBSCRIPTIONS_PATH } from "./subscriptions";
+export { CaseFiles, ARCHIVE_CASE_FILES_PATH, ARCHIVE_DOCUMENTS_PATH } from "./case-files";
+export type { CaseFileSearch, CaseFileUpdate, DateFilter, DocumentSearch, ListOptions, Page } from "./case-files";
 export type { SubscriptionCreate, SubscriptionUpdate, DeliveriesQuery } from "./subscriptions";
 export { EsignApiError, EsignNetworkError, EsignResponseError, JobFailedError, JobTimeoutError } from "./errors";
 export type { EsignApiErrorInit } from "./errors";
@@ -15,6 +17,7 @@ export type {
   CreatedJob,
   DeliveryAttempt,
   DeliveryPage,
+  Document,
   FieldError,
   Job,
   JobResult,

@@ -34,7 +34,9 @@ CREATE INDEX "CaseFile_customerId_createdAt_id_idx" ON "CaseFile"("customerId", 
 CREATE INDEX "CaseFile_customerId_status_createdAt_id_idx" ON "CaseFile"("customerId", "status", "createdAt", "id");
 
 -- Retrieving completed case files (Penneo's readme: status=5, sort=-completed, completedAfter/Before).
-CREATE INDEX "CaseFile_customerId_completedAt_id_idx" ON "CaseFile"("customerId", "completedAt", "id");
+-- With the status first: completedAt is null for every case file not completed, and a descending
+-- order puts nulls first, so a (customerId, completedAt) index would walk past all of them.
+CREATE INDEX "CaseFile_customerId_status_completedAt_id_idx" ON "CaseFile"("customerId", "status", "completedAt", "id");
 
 -- metaData and reference match exactly. They have no length limit, and a btree entry holds at most
 -- ~2.7 kB: the index keys are their md5, the query compares md5 and then the value itself.

@@ -1,12 +1,22 @@
 import type { Request } from "express";
-import { run } from "@esign/db";
+import { run, sqlPool } from "@esign/db";
 import type { GatewayContext } from "../context";
 import { listWindow, pageLinkHeader, type SortKey } from "../contract/list-query";
 import { ownedCaseFiles, ownedDocuments } from "../casefiles/owned-casefile";
 import { presentCaseFile, presentDocument } from "../casefiles/present-casefile";
 import type { CaseFileView, DocumentView } from "../casefiles/casefile-schemas";
 import type { CaseFileListQuery, CaseFileSortField, DocumentListQuery, DocumentSortField } from "./archive-schemas";
-import { searchCaseFilesSql, searchDocumentsSql, type CaseFileColumn, type DocumentColumn, type RangeColumn } from "./search.sql";
+import {
+  orderIdsSql,
+  searchCaseFilesSql,
+  searchDocumentsSql,
+  searchRecentSql,
+  searchUnorderedSql,
+  type CaseFileColumn,
+  type CaseFileSearch,
+  type DocumentColumn,
+  type RangeColumn,
+} from "./search.sql";
 
 /** A page of a list and the Link header that names its neighbours (none when it all fits one page). */
 export interface ListPage<T> {
@@ -48,13 +58,43 @@ const RANGES: readonly [RangeColumn, keyof CaseFileListQuery, keyof CaseFileList
   ["updatedAt", "updatedAfter", "updatedBefore"],
 ];
 
+/**
+ * A title search ordered by created looks for its page among this many newest (or oldest) case
+ * files first (a miss costs reading that many titles), when its page lies within a tenth of them.
+ */
+const RECENT_WINDOW = 2000;
+/** Title searches that match at most this many are ordered from their matches (searchUnorderedSql). */
+const FEW_TITLES = 5000;
+
+/** Orders the index (customerId, createdAt, id) walks: created, then id. */
+const byCreated = (order: CaseFileSearch["order"]) => order[0]?.column === "createdAt" && order.slice(1).every((o) => o.column === "id");
+
+/**
+ * The ids of the page. A title search is two questions the planner cannot weigh (how many titles
+ * match): ordered by created, its page is first looked for among the newest case files (enough
+ * when the title is common); then, when few case files match, all of them come from the trigram
+ * index and are ordered; only a title both rare among the newest and common overall (or another
+ * order) walks the order's index through every case file.
+ */
+async function searchIds(ctx: GatewayContext, search: CaseFileSearch): Promise<{ id: number }[]> {
+  if (search.titlePattern !== undefined) {
+    if (byCreated(search.order) && (search.offset + search.limit) * 10 <= RECENT_WINDOW) {
+      const recent = await run(sqlPool(ctx.db), searchRecentSql, { ...search, window: RECENT_WINDOW });
+      if (recent.length === search.limit) return recent;
+    }
+    const matches = await run(sqlPool(ctx.db), searchUnorderedSql, { ...search, cap: FEW_TITLES });
+    if (matches.length <= FEW_TITLES) return matches.length === 0 ? [] : run(sqlPool(ctx.db), orderIdsSql, { ...search, among: matches.map((m) => m.id) });
+  }
+  return run(sqlPool(ctx.db), searchCaseFilesSql, search);
+}
+
 /** GET casefiles: one page of the customer's case files, filtered and sorted as asked, whole. */
 export async function listCaseFiles(ctx: GatewayContext, req: Request, customerId: number, q: CaseFileListQuery): Promise<ListPage<CaseFileView>> {
   const window = listWindow<CaseFileSortField>(q, DEFAULT_SORT, ctx.config.LIST_MAX_PAGE_SIZE);
   const ranges = RANGES.map(([column, from, before]) => ({ column, from: q[from] as Date | undefined, before: q[before] as Date | undefined })).filter(
     (r) => r.from !== undefined || r.before !== undefined,
   );
-  const rows = await run(ctx.db, searchCaseFilesSql, {
+  const search: CaseFileSearch = {
     customerId,
     ...(q.title !== undefined && q.title !== "" ? { titlePattern: containsPattern(q.title) } : {}),
     ...(q.metaData !== undefined ? { metaData: q.metaData } : {}),
@@ -67,7 +107,8 @@ export async function listCaseFiles(ctx: GatewayContext, req: Request, customerI
     order: withIdLast(window.sort.map((s) => ({ column: SORT_COLUMN[s.field], direction: s.direction }))),
     offset: window.offset,
     limit: window.limit + 1,
-  });
+  };
+  const rows = await searchIds(ctx, search);
   const hasNext = rows.length > window.limit;
   const ids = rows.slice(0, window.limit).map((r) => r.id);
   const items = (await ownedCaseFiles(ctx, customerId, ids)).map(presentCaseFile);
@@ -77,7 +118,7 @@ export async function listCaseFiles(ctx: GatewayContext, req: Request, customerI
 /** GET documents: one page of the documents of the customer's case files. */
 export async function listDocuments(ctx: GatewayContext, req: Request, customerId: number, q: DocumentListQuery): Promise<ListPage<DocumentView>> {
   const window = listWindow<DocumentSortField>(q, DEFAULT_SORT, ctx.config.LIST_MAX_PAGE_SIZE);
-  const rows = await run(ctx.db, searchDocumentsSql, {
+  const rows = await run(sqlPool(ctx.db), searchDocumentsSql, {
     customerId,
     ...(q.title !== undefined && q.title !== "" ? { titlePattern: containsPattern(q.title) } : {}),
     ...(q.metaData !== undefined ? { metaData: q.metaData } : {}),
