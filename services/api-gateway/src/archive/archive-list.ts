@@ -62,7 +62,12 @@ const RANGES: readonly [RangeColumn, keyof CaseFileListQuery, keyof CaseFileList
  * A title search ordered by created looks for its page among this many newest (or oldest) case
  * files first (a miss costs reading that many titles), when its page lies within a tenth of them.
  */
-const RECENT_WINDOW = 2000;
+const RECENT_WINDOW = 4000;
+/**
+ * Matches among them that make a title common enough for the walk along the order's index (it
+ * meets a match at least every RECENT_WINDOW / COMMON case files); fewer: the trigram index.
+ */
+const COMMON = 4;
 /** Title searches that match at most this many are ordered from their matches (searchUnorderedSql). */
 const FEW_TITLES = 5000;
 
@@ -70,22 +75,25 @@ const FEW_TITLES = 5000;
 const byCreated = (order: CaseFileSearch["order"]) => order[0]?.column === "createdAt" && order.slice(1).every((o) => o.column === "id");
 
 /**
- * The ids of the page. A title search is two questions the planner cannot weigh (how many titles
- * match): ordered by created, its page is first looked for among the newest case files (enough
- * when the title is common); then, when few case files match, all of them come from the trigram
- * index and are ordered; only a title both rare among the newest and common overall (or another
- * order) walks the order's index through every case file.
+ * The ids of the page. A title search is two questions the planner cannot weigh, having no good
+ * estimate of how many titles match (pg_trgm's): the trigram index, or a walk along the order's
+ * index that meets matches as often as they come. Ordered by created, the page is first looked for
+ * among the newest case files: found there (a common title), or common enough there for the walk;
+ * else (a rare title, or another order) every match comes from the trigram index and is ordered,
+ * unless there are more than FEW_TITLES, which the walk then meets often enough.
  */
 async function searchIds(ctx: GatewayContext, search: CaseFileSearch): Promise<{ id: number }[]> {
+  const pool = sqlPool(ctx.db);
   if (search.titlePattern !== undefined) {
-    if (byCreated(search.order) && (search.offset + search.limit) * 10 <= RECENT_WINDOW) {
-      const recent = await run(sqlPool(ctx.db), searchRecentSql, { ...search, window: RECENT_WINDOW });
+    if (byCreated(search.order) && search.offset === 0 && search.limit * 10 <= RECENT_WINDOW) {
+      const recent = await run(pool, searchRecentSql, { ...search, window: RECENT_WINDOW });
       if (recent.length === search.limit) return recent;
+      if (recent.length >= COMMON) return run(pool, searchCaseFilesSql, search);
     }
-    const matches = await run(sqlPool(ctx.db), searchUnorderedSql, { ...search, cap: FEW_TITLES });
-    if (matches.length <= FEW_TITLES) return matches.length === 0 ? [] : run(sqlPool(ctx.db), orderIdsSql, { ...search, among: matches.map((m) => m.id) });
+    const matches = await run(pool, searchUnorderedSql, { ...search, cap: FEW_TITLES });
+    if (matches.length <= FEW_TITLES) return matches.length === 0 ? [] : run(pool, orderIdsSql, { ...search, among: matches.map((m) => m.id) });
   }
-  return run(sqlPool(ctx.db), searchCaseFilesSql, search);
+  return run(pool, searchCaseFilesSql, search);
 }
 
 /** GET casefiles: one page of the customer's case files, filtered and sorted as asked, whole. */
