@@ -247,7 +247,7 @@ export async function searchScenario(ctx: BenchContext): Promise<ScenarioResult>
         cases: results.map(({ c, system: s, baseline: b, pageItems }) => ({ id: c.id, label: c.label, pageItems, system: s, baseline: b })),
       },
       notes: [
-        "A title search ordered by created first looks for its page among the 2,000 newest case files, then (few matches) takes every match from the trigram index and orders them; the baseline is the single statement, planned on pg_trgm's estimate.",
+        "A title search ordered by created first looks for its page among the 4,000 newest case files (a common title: found there, or walked to along the created index), else (a rare title) takes every match from the trigram index and orders them; the baseline is the single statement, planned on pg_trgm's estimate (its p99 shows the plans that estimate gets wrong).",
       ],
       wallMs: Math.round(performance.now() - started),
     };
