@@ -1,7 +1,7 @@
 // `pnpm bench`: starts the platform in production mode against local PostgreSQL and Redis, runs each
 // scenario (with its baseline, interleaved, in this same run) and writes bench/results/<date>.json,
 // <date>.md (summary with pass/short per target) and <date>.svg (latency percentiles).
-// Options: --only create,completed,dispatch,retry,upload,seal,sql   --quick   --profile api-gateway,webhook-dispatcher,...
+// Options: --only create,completed,dispatch,retry,upload,seal,sql,search   --quick   --profile api-gateway,webhook-dispatcher,...
 //          --keep (keep databases, Redis keys and files)   --out <dir>
 //          --redis local (use the shared local Redis as it is configured, instead of a private
 //          redis-server with the production settings)   --redis-hz <n> (private server, another hz)
@@ -20,6 +20,7 @@ import { dispatchScenario } from "./scenarios/dispatch";
 import { largeUploadScenario } from "./scenarios/large-upload";
 import { retryLoadScenario } from "./scenarios/retry-load";
 import { sealScenario } from "./scenarios/seal";
+import { searchScenario } from "./scenarios/search";
 import { typedSqlScenario } from "./scenarios/typed-sql";
 import type { BenchContext, Scenario, ScenarioResult } from "./scenarios/types";
 import { summarizeProfile } from "./support/cpuprofile";
@@ -37,6 +38,7 @@ const SCENARIOS: Record<string, Scenario> = {
   upload: largeUploadScenario,
   seal: sealScenario,
   sql: typedSqlScenario,
+  search: searchScenario,
 };
 
 function arg(name: string): string | undefined {

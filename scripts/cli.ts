@@ -1,6 +1,6 @@
 // Admin CLI for platform teams. Every verb prints ONE JSON object on stdout (errors go to stderr, exit 1).
-//   pnpm cli customers create --name N [--eboks] [--secure-methods a,b] [--language L] [--admin-email E]
-//   pnpm cli customers update --id N [--eboks | --no-eboks] [--secure-methods a,b] [--language L | --language none]
+//   pnpm cli customers create --name N [--eboks] [--secure-methods a,b] [--language L] [--admin-email E] [--recycle-bin-days D]
+//   pnpm cli customers update --id N [--eboks | --no-eboks] [--secure-methods a,b] [--language L | --language none] [--recycle-bin-days D]
 //   pnpm cli users create --customer-id N --email E --name N [--admin] [--operator]
 //   pnpm cli operators grant|revoke --user-id N      (platform operators: the queue dashboard)
 //   pnpm cli clients create --user-id N
@@ -24,14 +24,21 @@ const ZMethods = z
   )
   .pipe(z.array(ZSecureSigningMethod));
 
+/** Days a deleted case file stays restorable in the recycle bin before it is purged (0: at the next hourly purge). */
+const ZRecycleBinDays = z
+  .string()
+  .regex(/^\d{1,4}$/, "--recycle-bin-days must be a whole number of days")
+  .transform(Number)
+  .pipe(z.number().max(3650, "--recycle-bin-days must be at most 3650"));
+
 /** The language of the customer's own mails (a disabled webhook subscription); `none` clears it (English). */
 const ZCustomerLanguage = z.union([z.literal("none").transform(() => null), ZLanguage], {
   error: () => "--language must be one of en, da, sv, nl, fr, fi, no, de, none",
 });
 
 const USAGE = `usage:
-  pnpm cli customers create --name NAME [--eboks] [--secure-methods a,b] [--language en|da|sv|nl|fr|fi|no|de] [--admin-email EMAIL]
-  pnpm cli customers update --id ID [--eboks|--no-eboks] [--secure-methods a,b] [--language L|--language none]
+  pnpm cli customers create --name NAME [--eboks] [--secure-methods a,b] [--language en|da|sv|nl|fr|fi|no|de] [--admin-email EMAIL] [--recycle-bin-days D]
+  pnpm cli customers update --id ID [--eboks|--no-eboks] [--secure-methods a,b] [--language L|--language none] [--recycle-bin-days D]
   pnpm cli users create --customer-id ID --email EMAIL --name NAME [--admin] [--operator]
   pnpm cli operators grant --user-id ID
   pnpm cli operators revoke --user-id ID
@@ -60,6 +67,7 @@ async function main(argv: string[]): Promise<unknown> {
       "secure-methods": { type: "string" },
       language: { type: "string" },
       "admin-email": { type: "string" },
+      "recycle-bin-days": { type: "string" },
       "customer-id": { type: "string" },
       "user-id": { type: "string" },
       email: { type: "string" },
@@ -87,6 +95,7 @@ async function main(argv: string[]): Promise<unknown> {
           secureSigningMethods: values["secure-methods"] ? ZMethods.parse(values["secure-methods"]) : [],
           language: values.language === undefined ? null : ZCustomerLanguage.parse(values.language),
           adminEmail: values["admin-email"],
+          ...(values["recycle-bin-days"] !== undefined ? { recycleBinDays: ZRecycleBinDays.parse(values["recycle-bin-days"]) } : {}),
         },
         config.ENCRYPTION_KEY,
       );
@@ -99,9 +108,17 @@ async function main(argv: string[]): Promise<unknown> {
           ...(values.eboks ? { eboksEnabled: true } : values["no-eboks"] ? { eboksEnabled: false } : {}),
           ...(values["secure-methods"] !== undefined ? { secureSigningMethods: ZMethods.parse(values["secure-methods"]) } : {}),
           ...(values.language !== undefined ? { language: ZCustomerLanguage.parse(values.language) } : {}),
+          ...(values["recycle-bin-days"] !== undefined ? { recycleBinDays: ZRecycleBinDays.parse(values["recycle-bin-days"]) } : {}),
         },
       });
-      return { customerId: c.id, name: c.name, eboksEnabled: c.eboksEnabled, secureSigningMethods: c.secureSigningMethods, language: c.language };
+      return {
+        customerId: c.id,
+        name: c.name,
+        eboksEnabled: c.eboksEnabled,
+        secureSigningMethods: c.secureSigningMethods,
+        language: c.language,
+        recycleBinDays: c.recycleBinDays,
+      };
     }
     if (noun === "users" && verb === "create") {
       if (!values.email || !values.name) throw new Error("--email and --name are required");

@@ -18,8 +18,24 @@ export function post(
   chunks: readonly Buffer[] | Buffer | string,
   timeoutMs = 30_000,
 ): Promise<HttpResult> {
+  return exchange(agent, "POST", url, headers, chunks, timeoutMs);
+}
+
+/** GETs a URL on the agent's keep-alive connections; resolves with status and body. */
+export function get(agent: http.Agent, url: URL, headers: Record<string, string | number>, timeoutMs = 30_000): Promise<HttpResult> {
+  return exchange(agent, "GET", url, headers, undefined, timeoutMs);
+}
+
+function exchange(
+  agent: http.Agent,
+  method: "GET" | "POST",
+  url: URL,
+  headers: Record<string, string | number>,
+  chunks: readonly Buffer[] | Buffer | string | undefined,
+  timeoutMs: number,
+): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ agent, method: "POST", hostname: url.hostname, port: url.port, path: url.pathname + url.search, headers }, (res) => {
+    const req = http.request({ agent, method, hostname: url.hostname, port: url.port, path: url.pathname + url.search, headers }, (res) => {
       const parts: Buffer[] = [];
       res.on("data", (c: Buffer) => parts.push(c));
       res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString("utf8") }));
@@ -29,6 +45,8 @@ export function post(
     req.on("error", reject);
     if (Array.isArray(chunks)) {
       for (const c of chunks) req.write(c);
+      req.end();
+    } else if (chunks === undefined) {
       req.end();
     } else {
       req.end(chunks as Buffer | string);

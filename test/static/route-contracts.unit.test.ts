@@ -23,7 +23,7 @@ const FLOORS: ReadonlyArray<{ units: readonly string[]; lateral: boolean; what: 
   { units: ["auth", "identity"], lateral: false, what: "who is calling: credentials, identity providers" },
   { units: ["casefiles"], lateral: false, what: "the resource the others build on: case files, their documents and signers" },
   {
-    units: ["admin", "contacts", "docs", "event-log", "folders", "jobs", "recipients", "signers", "signing", "system", "verification", "webhooks"],
+    units: ["admin", "archive", "contacts", "docs", "event-log", "folders", "jobs", "recipients", "signers", "signing", "system", "verification", "webhooks"],
     lateral: false,
     what: "the features: each its contracts, schemas and handlers",
   },

@@ -9,6 +9,8 @@ export interface NewCustomer {
   /** Language of the mails to the customer's developers and admins; unset is English. */
   language?: TLanguage | null;
   adminEmail?: string;
+  /** Days a deleted case file stays in the recycle bin before it is purged (default 30). */
+  recycleBinDays?: number;
 }
 
 /** Exactly what the admin CLI prints: the only moment the plain secrets are shown. */
@@ -67,6 +69,7 @@ export async function createCustomer(db: Db, input: NewCustomer, encryptionKey: 
         eboksEnabled: input.eboksEnabled ?? false,
         secureSigningMethods: input.secureSigningMethods ?? [],
         language: input.language ?? null,
+        ...(input.recycleBinDays !== undefined ? { recycleBinDays: input.recycleBinDays } : {}),
       },
     });
     const email = input.adminEmail ?? `admin+${customer.id}@example.invalid`;

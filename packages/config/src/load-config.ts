@@ -98,6 +98,8 @@ export const ZEnv = z.object({
   JOB_RETENTION_DAYS: zInt(14, 1),
   /** Job-status polls answered per job per minute (Penneo's limit: 20); beyond it 429 + Retry-After. 0: no limit. */
   JOB_POLL_LIMIT_PER_MINUTE: zInt(20, 0),
+  /** Most items one page of a list answers (GET casefiles, documents, ...); an unpaged list answers this many and a Link to the next page. */
+  LIST_MAX_PAGE_SIZE: zInt(1000, 1),
   /**
    * A create whose payloadHash repeats one of the same customer's within this many seconds (and
    * carries no Idempotency-Key) ends as `aborted_duplicated`, as Penneo's API does. 0: off.
@@ -136,12 +138,6 @@ export const ZEnv = z.object({
   CASEFILE_MAX_SIGNERS: zInt(100, 1),
   CASEFILE_MAX_DOCUMENTS: zInt(50, 1),
   CASEFILE_MAX_CC_RECIPIENTS: zInt(50, 0),
-  /**
-   * Most items one page of a list answers (Penneo's lists: folders, contacts, case files): a larger
-   * per_page or limit is clamped, and a list asked for without paging answers this many and a Link
-   * to the next page.
-   */
-  LIST_MAX_PAGE_SIZE: zInt(1000, 1),
   /** Emails per customer per minute; the notifier holds back the rest (delayed, never dropped). */
   MAILS_PER_CUSTOMER_PER_MINUTE: zInt(300, 0),
   QUEUE_LOCK_DURATION_MS: zInt(30_000, 1000),

@@ -20,7 +20,7 @@ export {
 } from "./outbox";
 export { qb } from "./typed-sql/builder";
 export type { QueryBuilder, DB } from "./typed-sql/builder";
-export type { Expression, ExpressionBuilder, Insertable, Selectable, SqlBool } from "kysely";
+export type { Expression, ExpressionBuilder, Insertable, Selectable, SelectQueryBuilder, SqlBool, Updateable } from "kysely";
 export { defineStatement, definedStatements, typedSqlStats } from "./typed-sql/statement";
 export type { Statement, TypedSqlStats } from "./typed-sql/statement";
 export { run, runOne, runCompiled } from "./typed-sql/run";
@@ -28,6 +28,7 @@ export type { SqlRunner } from "./typed-sql/run";
 export {
   anyOf,
   anyRowIn,
+  daysBefore,
   literalInt,
   nextId,
   nextIds,

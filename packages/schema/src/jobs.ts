@@ -20,6 +20,12 @@ interface JobSpec<S extends z.ZodType> {
 
 const job = <S extends z.ZodType>(spec: JobSpec<S>): JobSpec<S> => spec;
 
+/**
+ * The id of a case file's send job (delayed to its sendAt): the casefile-worker, its sweeper and the
+ * gateway's send of a draft enqueue it under this one id, so BullMQ keeps one.
+ */
+export const sendJobId = (caseFileId: number): string => `send-${caseFileId}`;
+
 /** The most events one events/dispatch job carries (the outbox relay's batch is smaller). */
 export const MAX_EVENTS_PER_DISPATCH = 1000;
 
@@ -31,7 +37,11 @@ export const MAX_EVENTS_PER_DISPATCH = 1000;
 export const jobCatalog = {
   casefile: {
     create: job({ schema: z.object({ creationJobId: z.uuid() }), attempts: 3, backoffMs: 1000 }),
-    send: job({ schema: z.object({ caseFileId: z.number().int().positive() }), attempts: 5, backoffMs: 2000 }),
+    /**
+     * Sends (or activates) a case file at its sendAt. `userLogged`: the user's send or activate of a
+     * draft already wrote the log entry (with who and from where); the job writes none of its own.
+     */
+    send: job({ schema: z.object({ caseFileId: z.number().int().positive(), userLogged: z.boolean().optional() }), attempts: 5, backoffMs: 2000 }),
     "purge-jobs": job({ schema: z.object({}), attempts: 1 }),
     "requeue-pending": job({ schema: z.object({}), attempts: 1 }),
     /** Re-evaluates rounds and completion after a signer signed, was deleted or expired. Idempotent. */

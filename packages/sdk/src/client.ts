@@ -1,4 +1,5 @@
 import { Api } from "./api";
+import { CaseFiles } from "./case-files";
 import type { CaseFileInput, UploadFile } from "./case-file-input";
 import { Transport, type FetchFn } from "./http";
 import { createCaseFileForm } from "./multipart";
@@ -53,6 +54,8 @@ export class EsignClient {
   readonly folders: Folders;
   /** The customer's contacts. */
   readonly contacts: Contacts;
+  /** The case file archive at Penneo's paths: search, update, send or activate drafts, the recycle bin. */
+  readonly caseFiles: CaseFiles;
   private readonly api: Api;
   private readonly tokens: TokenManager;
   private readonly answeredPolls = new Map<string, number>();
@@ -74,6 +77,7 @@ export class EsignClient {
     this.copyRecipients = new CopyRecipients(this.api);
     this.folders = new Folders(this.api);
     this.contacts = new Contacts(this.api);
+    this.caseFiles = new CaseFiles(this.api);
     this.poller = {
       getJob: (uuid, payloadHash, opts) => this.getJob(uuid, payloadHash, opts),
       lastAnsweredPollAt: (uuid) => this.answeredPolls.get(uuid),

@@ -7,6 +7,8 @@ export type { WaitForJobOptions } from "./wait-for-job";
 export { Subscriptions, SUBSCRIPTIONS_PATH } from "./subscriptions";
 export { CopyRecipients, PENNEO_API_PATH, Signers } from "./signers";
 export type { SignerUpdate, SigningRequestUpdate } from "./signers";
+export { CaseFiles, ARCHIVE_CASE_FILES_PATH, ARCHIVE_DOCUMENTS_PATH } from "./case-files";
+export type { CaseFileSearch, CaseFileUpdate, DateFilter, DocumentSearch, ListOptions, Page } from "./case-files";
 export type { SubscriptionCreate, SubscriptionUpdate, DeliveriesQuery } from "./subscriptions";
 export { Folders, FOLDERS_PATH } from "./folders";
 export type { Folder, FolderCreate, FolderListQuery, FolderUpdate } from "./folders";
@@ -23,6 +25,7 @@ export type {
   CreatedJob,
   DeliveryAttempt,
   DeliveryPage,
+  Document,
   FieldError,
   Job,
   JobResult,

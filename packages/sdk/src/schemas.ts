@@ -142,7 +142,9 @@ export const ZDocument = z.object({
   name: z.string(),
   signable: z.boolean(),
   documentOrder: z.number().nullable(),
+  metaData: z.string().nullable().optional(),
 });
+export type Document = z.infer<typeof ZDocument>;
 
 export const ZCaseFile = z.object({
   id: z.number(),

@@ -24,4 +24,9 @@ export interface FileStorage {
   read(sha256: string): Readable;
   readAll(sha256: string): Promise<Buffer>;
   exists(sha256: string): Promise<boolean>;
+  /**
+   * Deletes the file at this address (nothing when there is none). Content addressing shares a file
+   * between every record naming the same bytes: the caller checks that no record names it any more.
+   */
+  remove(sha256: string): Promise<void>;
 }

@@ -113,6 +113,10 @@ export class LocalFileStorage implements FileStorage {
       return false;
     }
   }
+
+  async remove(sha256: string): Promise<void> {
+    await rm(this.pathOf(sha256), { force: true });
+  }
 }
 
 /**

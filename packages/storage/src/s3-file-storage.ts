@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { createHash } from "node:crypto";
 import { PassThrough, type Readable } from "node:stream";
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import type { FileStorage, StagedFile } from "./file-storage";
 import { LocalFileStorage } from "./local-file-storage";
 
@@ -118,5 +118,10 @@ export class S3FileStorage implements FileStorage {
       if (isNotFound(err)) return false;
       throw err;
     }
+  }
+
+  /** Deletes a document for good (the recycle bin's purge); deleting a key that is not there succeeds, as on S3. */
+  async remove(sha256: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.keyOf(sha256) }));
   }
 }

@@ -11,6 +11,7 @@ import { caseFileReadRouter } from "./casefiles/read-route";
 import { penneoApiRouter } from "./casefiles/penneo-routes";
 import { folderRouter } from "./folders/folder-router";
 import { contactRouter } from "./contacts/contact-router";
+import { archiveRouter } from "./archive/archive-router";
 import { jobStatusRouter } from "./jobs/job-status-route";
 import { healthRouter } from "./system/health-route";
 import { webhookSubscriptionRouter } from "./webhooks/subscription-router";
@@ -64,6 +65,7 @@ export function buildApp(ctx: GatewayContext): Express {
   app.use(penneoApiRouter(ctx));
   app.use(folderRouter(ctx));
   app.use(contactRouter(ctx));
+  app.use(archiveRouter(ctx));
   app.use(webhookSubscriptionRouter(ctx));
   app.use(signerDeleteRouter(ctx));
   app.use(signerRouter(ctx));

@@ -58,6 +58,11 @@ export function secondsBefore(time: Expression<Date>, n: number): RawBuilder<Dat
   return sql<Date>`(${time} - ${n}::int * interval '1 second')`;
 }
 
+/** `time - days days`, the days an expression (a customer's setting column): `(time - days * interval '1 day')`. */
+export function daysBefore(time: Expression<Date>, days: Expression<number>): RawBuilder<Date> {
+  return sql<Date>`(${time} - ${days} * interval '1 day')`;
+}
+
 /** The next value of a table's serial id column, drawn before the insert (so links and events can name it). */
 export function nextId(table: "CaseFile" | "Signer"): RawBuilder<string> {
   return sql<string>`nextval(pg_get_serial_sequence(${`"${table}"`}, 'id'))`;

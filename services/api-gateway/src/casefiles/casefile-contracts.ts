@@ -61,7 +61,9 @@ export function penneoApiRoutes<V extends PenneoApiVersion>(v: V) {
       operationId: `penneo${v}DeleteCaseFile`,
       summary: "Delete a case file",
       description:
-        "Status 3 at once, whatever the state: signing links close, nothing scheduled runs any more. The case file and its documents stay readable. A repeated DELETE answers the same.",
+        "Into the recycle bin: status 3 at once, whatever the state: signing links close, nothing scheduled runs any more. The case file and its documents stay readable, " +
+        "`GET casefiles?deleted=true` lists the bin and `PATCH casefiles/{id}/restore` takes it back to the status it had, until the customer's recycle-bin period " +
+        "(30 days unless set otherwise) has passed and it is purged with its files. A repeated DELETE answers the same.",
       request: { params: ZCaseFileParams },
       responses: { 200: { description: "The case file, now in status 3", content: json(ZCaseFile) }, ...readErrors("case file") },
     }),

@@ -21,6 +21,14 @@ export async function ownedCaseFile(ctx: GatewayContext, customerId: number, id:
   return caseFile;
 }
 
+/** A page of the customer's case files, whole, in the order of `ids` (a list's page); ids of others are left out. */
+export async function ownedCaseFiles(ctx: GatewayContext, customerId: number, ids: readonly number[]): Promise<FullCaseFile[]> {
+  if (ids.length === 0) return [];
+  const rows = await ctx.db.caseFile.findMany({ where: { id: { in: [...ids] }, customerId }, include: CASEFILE_RELATIONS });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
 /** A document with its case file, by the document's own id (Penneo's `/documents/{id}` paths). */
 export async function ownedDocument(ctx: GatewayContext, customerId: number, id: number): Promise<{ document: Document; caseFile: CaseFile }> {
   const document = await ctx.db.document.findFirst({ where: { id, caseFile: { customerId } }, include: { caseFile: true } });
@@ -37,4 +45,12 @@ export async function ownedSigner(ctx: GatewayContext, customerId: number, signe
   const signer = await ctx.db.signer.findFirst({ where: { id: signerId, caseFile: { customerId } }, include: { caseFile: true, signingLink: true } });
   if (!signer) throw new AppError("not_found", "Signing request not found");
   return signer;
+}
+
+/** A page of the documents of the customer's case files, each with its case file, in the order of `ids`. */
+export async function ownedDocuments(ctx: GatewayContext, customerId: number, ids: readonly number[]): Promise<{ document: Document; caseFile: CaseFile }[]> {
+  if (ids.length === 0) return [];
+  const rows = await ctx.db.document.findMany({ where: { id: { in: [...ids] }, caseFile: { customerId } }, include: { caseFile: true } });
+  const byId = new Map(rows.map(({ caseFile, ...document }) => [document.id, { document, caseFile }]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }

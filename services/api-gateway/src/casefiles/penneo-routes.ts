@@ -3,6 +3,7 @@ import type { Document } from "@esign/db";
 import { AppError } from "@esign/errors";
 import type { GatewayContext } from "../context";
 import { authenticate, principalOf } from "../auth/authenticate";
+import { userAudit } from "../auth/user-audit";
 import { contentDisposition } from "../http/content-disposition";
 import { requestIdOf } from "../http/request-context";
 import { caseFileNotFound, ownedCaseFile, ownedDocument } from "./owned-casefile";
@@ -46,9 +47,9 @@ export function penneoApiRouter(ctx: GatewayContext): Router {
     });
 
     // Penneo's Postman collection expects 200 here; the answer is the case file, now in status 3.
-    serve(router, routes.deleteCaseFile, auth, async ({ params: { id } }, _req, res) => {
+    serve(router, routes.deleteCaseFile, auth, async ({ params: { id } }, req, res) => {
       const { customerId } = principalOf(res);
-      if (!(await deleteCaseFile(ctx.db, customerId, id))) throw caseFileNotFound();
+      if (!(await deleteCaseFile(ctx.db, customerId, id, userAudit(req, res)))) throw caseFileNotFound();
       ctx.logger.info("case file deleted", { requestId: requestIdOf(res), caseFileId: id, customerId });
       res.json(presentCaseFile(await ownedCaseFile(ctx, customerId, id)));
     });

@@ -1,3 +1,4 @@
+import type { Request } from "express";
 import { z } from "zod";
 
 /*
@@ -28,7 +29,10 @@ export interface ListWindow<F extends string> {
   sort: SortKey<F>[];
 }
 
-/** A repeated query key must repeat the same value (sdk-net sends page and per_page twice). */
+/**
+ * A repeated query key must repeat the same value (sdk-net sends page and per_page twice): the one
+ * value, or the array as it came (which a string schema then refuses, naming the key).
+ */
 export const once = (value: unknown): unknown => {
   if (!Array.isArray(value)) return value;
   return value.every((v) => v === value[0]) ? value[0] : value;
@@ -150,4 +154,12 @@ export function linkHeader(
   if (window.page > 1) links.push(`${at(window.page - 1)}; rel="prev"`);
   if (hasNext) links.push(`${at(window.page + 1)}; rel="next"`);
   return links.join(", ");
+}
+
+/**
+ * The Link header of the page a list request asked for: the request's own path under the public
+ * origin (a client follows it from outside) and its query as it was sent (each filter once).
+ */
+export function pageLinkHeader(req: Request, publicOrigin: string, window: { page: number; limit: number }, hasNext: boolean): string | undefined {
+  return linkHeader(`${publicOrigin}${req.originalUrl.split("?")[0]}`, req.query, window, hasNext);
 }

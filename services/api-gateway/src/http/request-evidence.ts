@@ -3,9 +3,10 @@ import type { Request } from "express";
 import type { LogAudit } from "@esign/schema";
 
 /**
- * Who sent a request, as the audit trail and the event log state it: the peer address of the
- * connection (the gateway trusts no proxy header; see `trust proxy` in app.ts) and the user agent.
- * Stored with the signer (sign, reject) and in the event log, never logged (the logger redacts these keys).
+ * Who sent a request, as the audit trail and the event log state it (a signer signing, a user
+ * sending a case file): the peer address of the connection (the gateway trusts no proxy header; see
+ * `trust proxy` in app.ts) and the user agent. Stored with the signer or the log entry, never logged
+ * (the logger redacts these keys).
  */
 export interface RequestEvidence {
   ip: string | null;

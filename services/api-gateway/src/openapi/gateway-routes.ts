@@ -1,6 +1,7 @@
 import type { AppConfig } from "@esign/config";
 import type { RouteContract } from "../contract/route";
 import { queueDashboardRoutes } from "../admin/dashboard-contracts";
+import { archiveRoutes } from "../archive/archive-contracts";
 import { authRoutes } from "../auth/auth-contracts";
 import { caseFileRoutes, PENNEO_API_VERSIONS, penneoApiRoutes } from "../casefiles/casefile-contracts";
 import { docsRoutes } from "../docs/docs-contracts";
@@ -36,6 +37,7 @@ export function gatewayRoutes(config: AppConfig, options: GatewayRouteOptions): 
     ...PENNEO_API_VERSIONS.flatMap((v) => [...all(signerRoutes(v)), ...all(recipientRoutes(v)), ...all(logRoutes(v))]),
     ...PENNEO_API_VERSIONS.flatMap((v) => all(folderRoutes(v))),
     ...PENNEO_API_VERSIONS.flatMap((v) => all(contactRoutes(v))),
+    ...PENNEO_API_VERSIONS.flatMap((v) => all(archiveRoutes(v))),
     ...all(webhookRoutes(config)),
     ...all(signingRoutes()),
     ...all(verificationRoutes(config)),

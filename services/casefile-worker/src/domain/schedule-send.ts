@@ -1,7 +1,6 @@
+import { sendJobId } from "@esign/schema";
 import type { WorkerContext } from "../context";
 import { scheduleCaseFileTimers, type TimerSnapshot } from "./schedule-timers";
-
-export const sendJobId = (caseFileId: number) => `send-${caseFileId}`;
 
 /** A case file as its creation committed it: what its delayed jobs depend on. */
 export interface CreatedSnapshot extends TimerSnapshot {

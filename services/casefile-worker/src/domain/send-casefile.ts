@@ -10,10 +10,10 @@ import { lockCaseFile } from "./lock-casefile";
  * no longer new is left alone, so a duplicate send job changes nothing. Delayed jobs (expiry, later
  * activations) are the caller's to schedule after commit: see scheduleCaseFileTimers.
  */
-export async function sendCaseFile(tx: Tx, caseFileId: number, now: Date = new Date()): Promise<boolean> {
+export async function sendCaseFile(tx: Tx, caseFileId: number, opts: { logged?: boolean; now?: Date } = {}): Promise<boolean> {
   const caseFile = await lockCaseFile(tx, caseFileId);
   if (!caseFile) return false;
-  return (await sendLocked(tx, caseFile, now)) !== undefined;
+  return (await sendLocked(tx, caseFile, opts.now ?? new Date(), opts.logged === true)) !== undefined;
 }
 
 /**
@@ -25,12 +25,16 @@ export function mayBeSent(caseFile: Pick<CaseFile, "status" | "expireAt">, now: 
   return caseFile.status === CASEFILE_STATUS.new && !(caseFile.expireAt && caseFile.expireAt.getTime() <= now.getTime());
 }
 
-async function sendLocked(tx: Tx, caseFile: CaseFile, now: Date): Promise<RoundSigner[] | undefined> {
+async function sendLocked(tx: Tx, caseFile: CaseFile, now: Date, logged: boolean): Promise<RoundSigner[] | undefined> {
   if (!mayBeSent(caseFile, now)) return undefined;
   const status = CASEFILE_STATUS.pending;
   await tx.caseFile.update({ where: { id: caseFile.id }, data: { status, sentAt: now } });
   // Before the round's requestActivated entries: the log reads in the order things happened. Sent at
-  // its sendAt by the platform (the user's part was the create that scheduled it).
-  await recordLog(tx, [{ customerId: caseFile.customerId, caseFileId: caseFile.id, event: "sent", detail: { trigger: "sendAt" } }]);
+  // its sendAt by the platform (the user's part was the create that scheduled it), unless the user's
+  // send or activate of a draft wrote the entry already, with who and from where.
+  if (!logged) {
+    const event = caseFile.sendSigningRequests ? "sent" : "activated";
+    await recordLog(tx, [{ customerId: caseFile.customerId, caseFileId: caseFile.id, event, detail: { trigger: "sendAt" } }]);
+  }
   return activateCurrentRound(tx, caseFile, status, now);
 }

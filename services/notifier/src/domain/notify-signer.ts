@@ -36,7 +36,9 @@ export type SkipReason =
   | "request_not_sent"
   | "no_reminder_interval"
   /** signOnMeeting: no request to the signer; the caller sends the creator the link (meeting-links.ts). */
-  | "sign_on_meeting";
+  | "sign_on_meeting"
+  /** Activated without sending (PATCH .../activate): the integrator hands out the links. */
+  | "activated_without_sending";
 
 export type SignerOutcome =
   | { status: "sent"; channel: NotificationChannel; messageId: string; reminders: ReminderState }
@@ -182,6 +184,9 @@ export async function notifySigner(ctx: NotifierContext, kind: SignerMessageKind
       if (loaded.alreadySent) return { status: "skipped", reason: "already_sent", reminders: await reminderStateOf(client, s, now) };
       const blocked = notPendingReason(s, now);
       if (blocked) return { status: "skipped", reason: blocked };
+      // Activated rather than sent (PATCH .../activate: Penneo's "no outbound send"): the integrator
+      // hands the links out, so no request, reminder or e-Boks message goes to the signers.
+      if (!cf.sendSigningRequests) return { status: "skipped", reason: "activated_without_sending" };
       if (kind === "reminder") {
         if (!signerSettings(s.notification).reminderInterval) return { status: "skipped", reason: "no_reminder_interval" };
         if (!(await requestWasSent(client, signerId))) return { status: "skipped", reason: "request_not_sent" };

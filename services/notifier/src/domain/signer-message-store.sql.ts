@@ -58,6 +58,7 @@ export const loadSignerForMessageSql = defineStatement(
         "cf.visibilityMode as cfVisibilityMode",
         "cf.language as cfLanguage",
         "cf.signOnMeeting as cfSignOnMeeting",
+        "cf.sendSigningRequests as cfSendSigningRequests",
         "c.name as customerName",
         jsonArrayFrom(
           eb

@@ -46,6 +46,8 @@ export interface SignerForMessage extends SignerColumns {
     language: string | null;
     /** The signers get no request: their links go to the creator (meeting-links.ts). */
     signOnMeeting: boolean;
+    /** false: activated without sending (PATCH .../activate): its signers get no request or reminder. */
+    sendSigningRequests: boolean;
     customer: { name: string };
     documents: CaseFileDocument[];
   };
@@ -80,6 +82,7 @@ export async function loadSignerForMessage(
     cfVisibilityMode,
     cfLanguage,
     cfSignOnMeeting,
+    cfSendSigningRequests,
     customerName,
     documents,
     alreadySent,
@@ -102,6 +105,7 @@ export async function loadSignerForMessage(
         visibilityMode: cfVisibilityMode,
         language: cfLanguage,
         signOnMeeting: cfSignOnMeeting,
+        sendSigningRequests: cfSendSigningRequests,
         customer: { name: customerName },
         documents,
       },
