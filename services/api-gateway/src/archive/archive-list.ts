@@ -1,7 +1,8 @@
-import type { Request } from "express";
+import type { Request, Response } from "express";
 import { run, sqlPool } from "@esign/db";
 import type { GatewayContext } from "../context";
-import { listWindow, pageLinkHeader, type SortKey } from "../contract/list-query";
+import { listWindow, type SortKey } from "../contract/list-query";
+import { containsPattern, listPage } from "../contract/list-page";
 import { ownedCaseFiles, ownedDocuments } from "../casefiles/owned-casefile";
 import { presentCaseFile, presentDocument } from "../casefiles/present-casefile";
 import type { CaseFileView, DocumentView } from "../casefiles/casefile-schemas";
@@ -19,11 +20,6 @@ import {
 } from "./search.sql";
 
 /** A page of a list and the Link header that names its neighbours (none when it all fits one page). */
-export interface ListPage<T> {
-  items: T[];
-  link: string | undefined;
-}
-
 const SORT_COLUMN: Record<CaseFileSortField, CaseFileColumn> = {
   created: "createdAt",
   title: "title",
@@ -46,9 +42,6 @@ function withIdLast<C extends string>(order: { column: C; direction: "asc" | "de
   if (order.some((o) => o.column === "id")) return order;
   return [...order, { column: "id", direction: order[order.length - 1]?.direction ?? "desc" }];
 }
-
-/** `contains`, case-insensitive: the text as a LIKE pattern with its own % _ \ taken literally. */
-const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&")}%`;
 
 const RANGES: readonly [RangeColumn, keyof CaseFileListQuery, keyof CaseFileListQuery][] = [
   ["createdAt", "createdAfter", "createdBefore"],
@@ -97,7 +90,7 @@ async function searchIds(ctx: GatewayContext, search: CaseFileSearch): Promise<{
 }
 
 /** GET casefiles: one page of the customer's case files, filtered and sorted as asked, whole. */
-export async function listCaseFiles(ctx: GatewayContext, req: Request, customerId: number, q: CaseFileListQuery): Promise<ListPage<CaseFileView>> {
+export async function listCaseFiles(ctx: GatewayContext, req: Request, res: Response, customerId: number, q: CaseFileListQuery): Promise<CaseFileView[]> {
   const window = listWindow<CaseFileSortField>(q, DEFAULT_SORT, ctx.config.LIST_MAX_PAGE_SIZE);
   const ranges = RANGES.map(([column, from, before]) => ({ column, from: q[from] as Date | undefined, before: q[before] as Date | undefined })).filter(
     (r) => r.from !== undefined || r.before !== undefined,
@@ -116,15 +109,12 @@ export async function listCaseFiles(ctx: GatewayContext, req: Request, customerI
     offset: window.offset,
     limit: window.limit + 1,
   };
-  const rows = await searchIds(ctx, search);
-  const hasNext = rows.length > window.limit;
-  const ids = rows.slice(0, window.limit).map((r) => r.id);
-  const items = (await ownedCaseFiles(ctx, customerId, ids)).map(presentCaseFile);
-  return { items, link: pageLinkHeader(req, ctx.config.PUBLIC_BASE_URL, window, hasNext) };
+  const ids = listPage(req, res, ctx.config.PUBLIC_BASE_URL, window, await searchIds(ctx, search)).map((r) => r.id);
+  return (await ownedCaseFiles(ctx, customerId, ids)).map(presentCaseFile);
 }
 
 /** GET documents: one page of the documents of the customer's case files. */
-export async function listDocuments(ctx: GatewayContext, req: Request, customerId: number, q: DocumentListQuery): Promise<ListPage<DocumentView>> {
+export async function listDocuments(ctx: GatewayContext, req: Request, res: Response, customerId: number, q: DocumentListQuery): Promise<DocumentView[]> {
   const window = listWindow<DocumentSortField>(q, DEFAULT_SORT, ctx.config.LIST_MAX_PAGE_SIZE);
   const rows = await run(sqlPool(ctx.db), searchDocumentsSql, {
     customerId,
@@ -134,14 +124,6 @@ export async function listDocuments(ctx: GatewayContext, req: Request, customerI
     offset: window.offset,
     limit: window.limit + 1,
   });
-  const hasNext = rows.length > window.limit;
-  const found = await ownedDocuments(
-    ctx,
-    customerId,
-    rows.slice(0, window.limit).map((r) => r.id),
-  );
-  return {
-    items: found.map(({ document, caseFile }) => presentDocument(document, caseFile)),
-    link: pageLinkHeader(req, ctx.config.PUBLIC_BASE_URL, window, hasNext),
-  };
+  const ids = listPage(req, res, ctx.config.PUBLIC_BASE_URL, window, rows).map((r) => r.id);
+  return (await ownedDocuments(ctx, customerId, ids)).map(({ document, caseFile }) => presentDocument(document, caseFile));
 }

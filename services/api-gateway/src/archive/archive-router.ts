@@ -25,15 +25,11 @@ export function archiveRouter(ctx: GatewayContext): Router {
     const routes = archiveRoutes(v);
 
     serve(router, routes.listCaseFiles, auth, async ({ query }, req, res) => {
-      const page = await listCaseFiles(ctx, req, principalOf(res).customerId, query);
-      if (page.link) res.setHeader("Link", page.link);
-      res.json(page.items);
+      res.json(await listCaseFiles(ctx, req, res, principalOf(res).customerId, query));
     });
 
     serve(router, routes.listDocuments, auth, async ({ query }, req, res) => {
-      const page = await listDocuments(ctx, req, principalOf(res).customerId, query);
-      if (page.link) res.setHeader("Link", page.link);
-      res.json(page.items);
+      res.json(await listDocuments(ctx, req, res, principalOf(res).customerId, query));
     });
 
     serve(router, routes.updateCaseFile, auth, async ({ params: { id }, body }, req, res) => {

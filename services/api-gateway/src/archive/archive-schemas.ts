@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CASEFILE_STATUS, ZCaseFile as ZCreateCaseFile } from "@esign/schema";
 import { component } from "../contract/components";
-import { describeCodes } from "../contract/common-schemas";
+import { describeCodes, ignoredReadOnly } from "../contract/common-schemas";
 import { listKeys, once } from "../contract/list-query";
 import { ZCaseFile } from "../casefiles/casefile-schemas";
 
@@ -119,7 +119,6 @@ const updateDate = () =>
     .optional();
 
 /** A key of the case file's answer sent back unchanged by a client that PUTs what it read: ignored. */
-const echoed = (what: string) => z.unknown().optional().describe(`${what}: read-only, ignored`);
 
 /**
  * PUT /casefiles/{id}: the case file's own fields, each with the create payload's rule (the same
@@ -155,22 +154,22 @@ export const ZCaseFileUpdate = component(
       })
       .describe("Only null: there are no case file types here"),
     documentDisplayMode: z.literal([0, 1]).optional().describe("sdk-php always sends it: accepted and ignored (the signing page has one display)"),
-    sdkClassName: echoed("sdkClassName"),
-    id: echoed("id"),
-    status: echoed("status"),
-    activated: echoed("activated"),
-    created: echoed("created"),
-    completed: echoed("completed"),
-    signIteration: echoed("signIteration"),
-    userId: echoed("userId"),
-    customerId: echoed("customerId"),
-    folderId: echoed("folderId (folders link and unlink case files)"),
-    signers: echoed("signers"),
-    documents: echoed("documents"),
-    copyRecipients: echoed("copyRecipients"),
-    ccRecipients: echoed("ccRecipients"),
-    createdAt: echoed("createdAt"),
-    updatedAt: echoed("updatedAt"),
+    sdkClassName: ignoredReadOnly("sdkClassName"),
+    id: ignoredReadOnly("id"),
+    status: ignoredReadOnly("status"),
+    activated: ignoredReadOnly("activated"),
+    created: ignoredReadOnly("created"),
+    completed: ignoredReadOnly("completed"),
+    signIteration: ignoredReadOnly("signIteration"),
+    userId: ignoredReadOnly("userId"),
+    customerId: ignoredReadOnly("customerId"),
+    folderId: ignoredReadOnly("folderId (folders link and unlink case files)"),
+    signers: ignoredReadOnly("signers"),
+    documents: ignoredReadOnly("documents"),
+    copyRecipients: ignoredReadOnly("copyRecipients"),
+    ccRecipients: ignoredReadOnly("ccRecipients"),
+    createdAt: ignoredReadOnly("createdAt"),
+    updatedAt: ignoredReadOnly("updatedAt"),
   }),
 );
 export type CaseFileUpdate = z.output<typeof ZCaseFileUpdate>;

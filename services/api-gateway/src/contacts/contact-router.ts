@@ -42,7 +42,7 @@ export function contactRouter(ctx: GatewayContext): Router {
         ...(query.email !== undefined ? { email: query.email } : {}),
         window,
       });
-      res.json(listPage(req, res, window, rows).map(presentContact));
+      res.json(listPage(req, res, ctx.config.PUBLIC_BASE_URL, window, rows).map(presentContact));
     });
 
     serve(router, routes.createContact, auth, async ({ body }, _req, res) => {

@@ -8,18 +8,15 @@ import { linkHeader } from "./list-query";
  * header then names (sdk-net follows it; sdk-php pages on until a short page).
  */
 
-/** The request's own address without its query, as the client reached it: the Link's entries are absolute. */
-function requestUrl(req: Request): string {
-  return `${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl.split("?")[0]}`;
-}
-
 /**
  * The page of `rows` (read with `limit + 1`), with the `Link` header set when there is more than one
- * page. The Link keeps the request's filters and sort (its raw query) so a follower stays on them.
+ * page. The Link's entries are absolute, on the gateway's public address (PUBLIC_BASE_URL: right
+ * behind a TLS proxy too), and keep the request's filters and sort (its query, which the route's
+ * strict schema has already checked) so a follower stays on them.
  */
-export function listPage<T>(req: Request, res: Response, window: { page: number; limit: number }, rows: readonly T[]): T[] {
+export function listPage<T>(req: Request, res: Response, publicBaseUrl: string, window: { page: number; limit: number }, rows: readonly T[]): T[] {
   const hasNext = rows.length > window.limit;
-  const link = linkHeader(requestUrl(req), req.query as Record<string, unknown>, window, hasNext);
+  const link = linkHeader(`${publicBaseUrl}${req.originalUrl.split("?")[0]}`, req.query as Record<string, unknown>, window, hasNext);
   if (link !== undefined) res.setHeader("Link", link);
   return rows.slice(0, window.limit);
 }

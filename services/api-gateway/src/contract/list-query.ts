@@ -1,4 +1,3 @@
-import type { Request } from "express";
 import { z } from "zod";
 
 /*
@@ -154,12 +153,4 @@ export function linkHeader(
   if (window.page > 1) links.push(`${at(window.page - 1)}; rel="prev"`);
   if (hasNext) links.push(`${at(window.page + 1)}; rel="next"`);
   return links.join(", ");
-}
-
-/**
- * The Link header of the page a list request asked for: the request's own path under the public
- * origin (a client follows it from outside) and its query as it was sent (each filter once).
- */
-export function pageLinkHeader(req: Request, publicOrigin: string, window: { page: number; limit: number }, hasNext: boolean): string | undefined {
-  return linkHeader(`${publicOrigin}${req.originalUrl.split("?")[0]}`, req.query, window, hasNext);
 }

@@ -1,21 +1,15 @@
-import { Router, type Request } from "express";
+import { Router, type Request, type Response } from "express";
 import type { LogEntry } from "@esign/db";
 import { AppError } from "@esign/errors";
 import type { GatewayContext } from "../context";
 import { authenticate, principalOf } from "../auth/authenticate";
 import { PENNEO_API_VERSIONS } from "../casefiles/casefile-contracts";
 import { caseFileNotFound } from "../casefiles/owned-casefile";
-import { linkHeader, listWindow, type ListKeys } from "../contract/list-query";
+import { listWindow, type ListKeys } from "../contract/list-query";
+import { listPage } from "../contract/list-page";
 import { serve } from "../contract/serve";
 import { logRoutes } from "./log-contracts";
 import type { LogEntryView } from "./log-schemas";
-
-/**
- * The most entries one answer holds: an unpaged read (what the SDKs send) gets the oldest this many
- * and a Link to the next page. A signer's log is a few dozen entries (a reminder a day for a year is
- * still within it).
- */
-export const LOG_MAX_PAGE_SIZE = 1000;
 
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);
 
@@ -46,12 +40,12 @@ export function logRouter(ctx: GatewayContext): Router {
   const router = Router();
   const auth = authenticate(ctx);
 
-  const page = async (req: Request, where: { customerId: number; caseFileId: number; signerId?: number }, query: ListKeys<"id">) => {
-    const window = listWindow(query, [{ field: "id", direction: "asc" }], LOG_MAX_PAGE_SIZE);
+  // An unpaged read (what the SDKs send) gets the oldest LIST_MAX_PAGE_SIZE entries and a Link to the
+  // next page; a signer's log is a few dozen entries (a reminder a day for a year is still within it).
+  const page = async (req: Request, res: Response, where: { customerId: number; caseFileId: number; signerId?: number }, query: ListKeys<"id">) => {
+    const window = listWindow(query, [{ field: "id", direction: "asc" }], ctx.config.LIST_MAX_PAGE_SIZE);
     const rows = await ctx.db.logEntry.findMany({ where, orderBy: { id: window.sort[0]?.direction ?? "asc" }, skip: window.offset, take: window.limit + 1 });
-    const sort = query.sort?.map((s) => `${s.descending ? "-" : ""}${s.field}`).join(",");
-    const link = linkHeader(`${ctx.config.PUBLIC_BASE_URL}${req.baseUrl}${req.path}`, sort ? { sort } : {}, window, rows.length > window.limit);
-    return { entries: rows.slice(0, window.limit).map(presentLogEntry), link };
+    return listPage(req, res, ctx.config.PUBLIC_BASE_URL, window, rows).map(presentLogEntry);
   };
 
   for (const v of PENNEO_API_VERSIONS) {
@@ -60,18 +54,14 @@ export function logRouter(ctx: GatewayContext): Router {
     serve(router, routes.caseFileLog, auth, async ({ params, query }, req, res) => {
       const { customerId } = principalOf(res);
       if (!(await ctx.db.caseFile.findFirst({ where: { id: params.id, customerId }, select: { id: true } }))) throw caseFileNotFound();
-      const { entries, link } = await page(req, { customerId, caseFileId: params.id }, query);
-      if (link) res.setHeader("Link", link);
-      res.json(entries);
+      res.json(await page(req, res, { customerId, caseFileId: params.id }, query));
     });
 
     serve(router, routes.signerLog, auth, async ({ params, query }, req, res) => {
       const { customerId } = principalOf(res);
       const signer = await ctx.db.signer.findFirst({ where: { id: params.signerId, caseFileId: params.id, caseFile: { customerId } }, select: { id: true } });
       if (!signer) throw new AppError("not_found", "Signer not found");
-      const { entries, link } = await page(req, { customerId, caseFileId: params.id, signerId: params.signerId }, query);
-      if (link) res.setHeader("Link", link);
-      res.json(entries);
+      res.json(await page(req, res, { customerId, caseFileId: params.id, signerId: params.signerId }, query));
     });
   }
   return router;

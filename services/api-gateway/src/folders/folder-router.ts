@@ -40,7 +40,7 @@ export function folderRouter(ctx: GatewayContext): Router {
         ...(query.parentId !== undefined ? { parentId: query.parentId } : {}),
         window,
       });
-      res.json(listPage(req, res, window, rows).map(presentFolder));
+      res.json(listPage(req, res, ctx.config.PUBLIC_BASE_URL, window, rows).map(presentFolder));
     });
 
     serve(router, routes.createFolder, auth, async ({ body }, _req, res) => {
@@ -83,7 +83,7 @@ export function folderRouter(ctx: GatewayContext): Router {
       const folder = await getFolder(ctx, customerId, params.id);
       const window = listWindow(query, [{ field: "id", direction: "asc" }], maxPage);
       const rows = await caseFilesInFolder(ctx, customerId, folder.id, window);
-      res.json(listPage(req, res, window, rows).map(presentCaseFile));
+      res.json(listPage(req, res, ctx.config.PUBLIC_BASE_URL, window, rows).map(presentCaseFile));
     });
 
     // sdk-net 7.1.0 CaseFile.GetFoldersAsync: a list, here of at most one.
