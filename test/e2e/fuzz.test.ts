@@ -322,7 +322,10 @@ describe("fuzzing: never a 5xx, never a hang, nothing written on a 4xx", () => {
     );
     // The list queries: any key and value, as sdk-php filters by any property and sdk-net pages.
     const query = fc.dictionary(
-      fc.oneof(fc.constantFrom("title", "metaData", "reference", "status", "folderIds", "page", "per_page", "limit", "offset", "sort", "order", "deleted"), anyString),
+      fc.oneof(
+        fc.constantFrom("title", "metaData", "reference", "status", "folderIds", "page", "per_page", "limit", "offset", "sort", "order", "deleted"),
+        anyString,
+      ),
       fc.oneof(anyString, anyNumber.map(String)),
       { maxKeys: 4 },
     );
