@@ -40,7 +40,7 @@ export async function changeCompany(ctx: GatewayContext, customerId: number, cha
   if (change.signingMethods) {
     const offered = new Set(platformSigningMethods(ctx.config));
     const refused = change.signingMethods.flatMap((m, i) =>
-      offered.has(m) ? [] : [{ path: `signingMethods.${i}`, code: "not_offered", message: `${m} is not offered by this platform` }],
+      offered.has(m) ? [] : [{ path: `signingMethods[${i}]`, code: "not_offered", message: `${m} is not offered by this platform` }],
     );
     if (refused.length > 0) throw new AppError("validation_failed", "Signing methods the platform does not offer", refused);
   }

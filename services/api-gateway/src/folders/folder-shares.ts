@@ -12,7 +12,7 @@ export async function setFolderShares(ctx: GatewayContext, customerId: number, f
   const wanted = [...new Set(userIds)];
   const known = new Set((await ctx.db.user.findMany({ where: { customerId, id: { in: wanted } }, select: { id: true } })).map((u) => u.id));
   const unknown = userIds.flatMap((id, i) =>
-    known.has(id) ? [] : [{ path: `userIds.${i}`, code: "unknown_user", message: `${id} is not a user of the customer` }],
+    known.has(id) ? [] : [{ path: `userIds[${i}]`, code: "unknown_user", message: `${id} is not a user of the customer` }],
   );
   if (unknown.length > 0) throw new AppError("validation_failed", "Unknown users", unknown);
   await ctx.db.$transaction([
