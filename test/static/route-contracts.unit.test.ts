@@ -23,7 +23,23 @@ const FLOORS: ReadonlyArray<{ units: readonly string[]; lateral: boolean; what: 
   { units: ["auth", "identity"], lateral: false, what: "who is calling: credentials, identity providers" },
   { units: ["casefiles"], lateral: false, what: "the resource the others build on: case files, their documents and signers" },
   {
-    units: ["admin", "archive", "contacts", "docs", "event-log", "folders", "jobs", "recipients", "signers", "signing", "system", "verification", "webhooks"],
+    units: [
+      "admin",
+      "archive",
+      "company",
+      "contacts",
+      "docs",
+      "event-log",
+      "folders",
+      "jobs",
+      "recipients",
+      "signers",
+      "signing",
+      "system",
+      "users",
+      "verification",
+      "webhooks",
+    ],
     lateral: false,
     what: "the features: each its contracts, schemas and handlers",
   },
@@ -78,6 +94,8 @@ const RAW_REQUEST_READERS: Readonly<Record<string, string>> = {
   "auth/oauth-error.ts": "tells an unknown grant_type apart when the contract refused the body",
   "casefiles/create-route.ts": "the multipart create: its rules need the data field and the file parts together (contract: MultipartBody)",
   "verification/read-pdf-upload.ts": "the raw PDF body of POST /verify",
+  "auth/visibility.ts":
+    "the members' case-file guard runs in the authenticator, before serve parses the params: it reads the one id the path names and leaves anything else to the contract",
   "identity/idp-simulator-route.ts": "the language of the page that answers a request the contract refused",
 };
 
