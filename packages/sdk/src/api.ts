@@ -3,6 +3,19 @@ import { apiErrorFrom, readJson, type HttpMethod, type Transport } from "./http"
 import type { TokenManager } from "./token-manager";
 
 /**
+ * A web-application session instead of API credentials (EsignClient with `session: true`): the
+ * browser sends the HttpOnly cookie by itself; outside a browser the cookie of the sign-in answer is
+ * kept here and sent back. Unsafe methods carry the session's CSRF token.
+ */
+export interface SessionState {
+  csrfToken?: string;
+  /** `esign_session=...`, only where the runtime lets the answer's Set-Cookie be read (Node). */
+  cookie?: string;
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
  * How a call authenticates: creation and case-file endpoints read `X-Auth-Token`; webhook endpoints
  * take the spec's `Authorization: JWT` + `X-Auth-Token`; job status needs no token.
  */
@@ -26,17 +39,28 @@ function authHeaders(style: AuthStyle, token: string): Record<string, string> {
   return {};
 }
 
-/** Authenticated calls: a token from the manager, and one retry with a fresh token after a 401. */
+/**
+ * Authenticated calls: a token from the manager, and one retry with a fresh token after a 401; or,
+ * without a token manager, the session's cookie and CSRF token.
+ */
 export class Api {
   constructor(
     private readonly transport: Transport,
-    private readonly tokens: TokenManager,
+    private readonly tokens: TokenManager | null,
+    readonly session: SessionState = {},
   ) {}
+
+  private sessionHeaders(method: HttpMethod): Record<string, string> {
+    return {
+      ...(this.session.cookie !== undefined ? { Cookie: this.session.cookie } : {}),
+      ...(this.session.csrfToken !== undefined && !SAFE_METHODS.has(method) ? { "X-CSRF-Token": this.session.csrfToken } : {}),
+    };
+  }
 
   /** The 2xx response, or throws EsignApiError / EsignNetworkError. */
   async send(req: ApiRequest): Promise<Response> {
     const what = `${req.method} ${req.path.split("?")[0]}`;
-    const attempt = async (token: string | undefined) =>
+    const attempt = async (auth: Record<string, string>) =>
       this.transport.send({
         method: req.method,
         path: req.path,
@@ -44,25 +68,25 @@ export class Api {
           Accept: "application/json",
           "Accept-Charset": "utf-8",
           ...(req.json !== undefined ? { "Content-Type": "application/json" } : {}),
-          ...(token !== undefined ? authHeaders(req.auth, token) : {}),
+          ...auth,
           ...req.headers,
         },
         ...(req.json !== undefined ? { body: JSON.stringify(req.json) } : req.form !== undefined ? { body: req.form } : {}),
         ...(req.signal !== undefined ? { signal: req.signal } : {}),
       });
 
-    if (req.auth === "none") {
-      const res = await attempt(undefined);
+    if (req.auth === "none" || this.tokens === null) {
+      const res = await attempt(req.auth === "none" ? {} : this.sessionHeaders(req.method));
       if (!res.ok) throw await apiErrorFrom(res, what);
       return res;
     }
     const token = await this.tokens.get();
-    let res = await attempt(token);
+    let res = await attempt(authHeaders(req.auth, token));
     if (res.status === 401) {
       // Revoked, expired early, or a clock far off: one retry with a new token, never more.
       await res.body?.cancel();
       this.tokens.invalidate(token);
-      res = await attempt(await this.tokens.get());
+      res = await attempt(authHeaders(req.auth, await this.tokens.get()));
     }
     if (!res.ok) throw await apiErrorFrom(res, what);
     return res;
