@@ -2,6 +2,7 @@ import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { IDENTITY_SETTINGS, identitySettingProblems } from "./identity-settings";
+import { publicUrlProblem, weakKeyReason } from "./key-strength";
 
 // Relative paths in settings mean "from the repository root", whichever folder a service starts in.
 const REPO_ROOT = path.resolve(__dirname, "../../..");
@@ -287,6 +288,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     if (env.JWT_SECRET === DEV_JWT_SECRET) problems.push("JWT_SECRET: the development key is public; set a random secret (openssl rand -hex 32)");
     if (env.ENCRYPTION_KEY?.toLowerCase() === DEV_ENCRYPTION_KEY)
       problems.push("ENCRYPTION_KEY: the development key is public; set a random key (openssl rand -hex 32)");
+    // A typed key ("x" x 40, "0" x 64) passes the length checks and falls to the first guess.
+    for (const [name, value, devKey] of [
+      ["JWT_SECRET", env.JWT_SECRET, DEV_JWT_SECRET],
+      ["ENCRYPTION_KEY", env.ENCRYPTION_KEY, DEV_ENCRYPTION_KEY],
+    ] as const) {
+      const weak = value && value.toLowerCase() !== devKey ? weakKeyReason(value) : undefined;
+      if (weak) problems.push(`${name}: too weak for production, ${weak}; set a random key (openssl rand -hex 32)`);
+    }
+    const publicUrl = publicUrlProblem(env.PUBLIC_BASE_URL, env.HOST, env.PORT);
+    if (publicUrl) problems.push(publicUrl);
     if (env.METRICS_ENABLED !== false && !env.METRICS_TOKEN) {
       problems.push("METRICS_TOKEN: required in production while metrics are on (at least 16 characters), or set METRICS_ENABLED=false");
     }
