@@ -6,7 +6,7 @@ import type { GatewayContext } from "../context";
 import { abuseLimits, addressOf } from "../http/abuse-limits";
 import { serve } from "../contract/serve";
 import { issueToken } from "./jwt";
-import { claimNonce, decodeNonce, parseCreated, passwordDigest, withinSkew } from "./nonce";
+import { MAX_NONCE_CHARS, MIN_NONCE_BYTES, claimNonce, decodeNonce, parseCreated, passwordDigest, withinSkew } from "./nonce";
 import { OAuthError } from "./oauth-error";
 import { authRoutes } from "./auth-contracts";
 import type { TokenAnswer, ZApiKeys, ZGrant } from "./token-schemas";
@@ -45,11 +45,11 @@ export function tokenRouter(ctx: GatewayContext): Router {
     const createdAt = parseCreated(grant.created_at);
     if (createdAt === null || !withinSkew(createdAt)) throw new OAuthError("invalid_grant", "created_at is missing or more than 5 minutes off");
     const raw = decodeNonce(grant.nonce);
-    if (!raw) throw new OAuthError("invalid_grant", "nonce must be base64 of at least 16 random bytes");
+    if (!raw) throw new OAuthError("invalid_grant", `nonce must be base64 of at least ${MIN_NONCE_BYTES} random bytes, at most ${MAX_NONCE_CHARS} characters`);
     const given = Buffer.from(grant.digest, "base64");
     const expected = passwordDigest(raw, grant.created_at, client.apiSecret);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new OAuthError("invalid_grant", "Invalid digest");
-    if (!(await claimNonce(ctx.redis, ctx.config.QUEUE_PREFIX, `oauth:${client.clientId}`, raw))) {
+    if (!(await claimNonce(ctx.redis, ctx.config.QUEUE_PREFIX, client.apiKey, raw))) {
       throw new OAuthError("invalid_grant", "Nonce already used");
     }
     return client;
