@@ -60,6 +60,11 @@ export const ZEnv = z.object({
   JWT_AUDIENCE: z.string().default("esign-api"),
   /** Access-token lifetime (Penneo's own: 10 minutes; ours defaults to an hour). */
   JWT_TTL_SECONDS: zInt(3600, 60),
+  /**
+   * How long a gateway trusts what it read about a credential (revoked? rotated?) before it reads it
+   * again: a revoked or rotated credential's access tokens stop working within this long.
+   */
+  CREDENTIAL_CHECK_CACHE_MS: zInt(2000, 0),
   /** Refresh-token lifetime (`grant_type=refresh_token`); each use rotates the token. */
   REFRESH_TOKEN_TTL_SECONDS: zInt(14 * 24 * 3600, 60),
   ENCRYPTION_KEY: z
@@ -91,6 +96,18 @@ export const ZEnv = z.object({
   UPLOAD_MAX_FILES: zInt(20, 1),
   UPLOAD_MAX_FIELD_BYTES: zInt(1024 * 1024, 1),
   UPLOAD_MAX_FIELDS: zInt(4, 1),
+  /**
+   * Slow clients (issue 26, item 9): the request head must arrive within HTTP_HEADERS_TIMEOUT_MS and
+   * the whole request within HTTP_REQUEST_TIMEOUT_MS (default: a 50 MB upload at 200 KB/s, 250 s, with
+   * a margin); one client address holds at most HTTP_MAX_CONNECTIONS_PER_ADDRESS open connections to
+   * one gateway (0: no cap). The cap counts socket addresses, so it applies only without TRUST_PROXY
+   * (behind a load balancer every socket is the balancer's: cap there) and not to loopback peers unless
+   * HTTP_CONNECTION_CAP_LOOPBACK=true.
+   */
+  HTTP_HEADERS_TIMEOUT_MS: zInt(10_000, 1000),
+  HTTP_REQUEST_TIMEOUT_MS: zInt(300_000, 1000),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: zInt(100, 0),
+  HTTP_CONNECTION_CAP_LOOPBACK: zBool.default(false),
   /** Child processes of the gateway that open every uploaded PDF before the create is answered. */
   PDF_INSPECTORS: zInt(1, 1),
   /** An upload not opened within this long is refused as unreadable. */
@@ -112,10 +129,21 @@ export const ZEnv = z.object({
    * Abuse limits, counted in Redis so that replicas share them; each 0 turns that limit off. Failure
    * limits count only failed attempts (a client that gets it right is never slowed).
    */
-  /** Wrong secrets, digests or refresh tokens per client_id per minute at /oauth/token. */
-  TOKEN_FAILURES_PER_CLIENT_PER_MINUTE: zInt(10, 0),
-  /** Failed token requests per client address per minute. */
+  /**
+   * Wrong secrets, digests or refresh tokens per client (client_id, or API key for WSSE) and address
+   * per minute: beyond it that address may not try that client for the rest of the minute (Auth0's
+   * brute-force protection, "count per identifier and IP").
+   */
+  TOKEN_FAILURES_PER_CLIENT_ADDRESS_PER_MINUTE: zInt(10, 0),
+  /**
+   * Wrong credentials per client per minute from all addresses together (a guess spread over many
+   * addresses); beyond it only the addresses this client authenticated from lately may go on.
+   */
+  TOKEN_FAILURES_PER_CLIENT_PER_MINUTE: zInt(100, 0),
+  /** Failed token requests and WSSE authentications per client address per minute, whichever clients they name. */
   TOKEN_FAILURES_PER_ADDRESS_PER_MINUTE: zInt(30, 0),
+  /** How long an address a client authenticated from counts as one of its usual addresses. */
+  TOKEN_KNOWN_ADDRESS_DAYS: zInt(30, 1),
   /** All token requests per client address per minute. */
   TOKEN_REQUESTS_PER_ADDRESS_PER_MINUTE: zInt(300, 0),
   /** Requests with an unknown signing link per client address per minute (link guessing). */
@@ -128,6 +156,10 @@ export const ZEnv = z.object({
   CREATES_PER_CUSTOMER_PER_MINUTE: zInt(600, 0),
   /** Job polls per customer (of the polled job) per minute, on top of the per-job limit. */
   JOB_POLLS_PER_CUSTOMER_PER_MINUTE: zInt(1200, 0),
+  /** All job-status polls (public, no login) per client address per minute, counted before the lookup. */
+  JOB_POLLS_PER_ADDRESS_PER_MINUTE: zInt(1200, 0),
+  /** Job-status polls for unknown jobs (or a wrong payloadHash) per client address per minute; beyond it nothing more that minute. */
+  JOB_POLL_FAILURES_PER_ADDRESS_PER_MINUTE: zInt(60, 0),
   /** Multiplies every request rate limit above (load tests, test suites); never below 1. */
   RATE_LIMIT_SCALE: z.coerce.number().min(1).default(1),
   /**

@@ -11,6 +11,7 @@ import { caseFileReadRouter } from "./casefiles/read-route";
 import { penneoApiRouter } from "./casefiles/penneo-routes";
 import { folderRouter } from "./folders/folder-router";
 import { contactRouter } from "./contacts/contact-router";
+import { credentialRouter } from "./credentials/credential-router";
 import { archiveRouter } from "./archive/archive-router";
 import { jobStatusRouter } from "./jobs/job-status-route";
 import { healthRouter } from "./system/health-route";
@@ -65,6 +66,7 @@ export function buildApp(ctx: GatewayContext): Express {
   app.use(penneoApiRouter(ctx));
   app.use(folderRouter(ctx));
   app.use(contactRouter(ctx));
+  app.use(credentialRouter(ctx));
   app.use(archiveRouter(ctx));
   app.use(webhookSubscriptionRouter(ctx));
   app.use(signerDeleteRouter(ctx));

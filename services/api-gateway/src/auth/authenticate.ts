@@ -2,8 +2,10 @@ import type { NextFunction, Request, Response } from "express";
 import { AppError } from "@esign/errors";
 import type { GatewayContext } from "../context";
 import { verifyToken, type Principal } from "./jwt";
-import { verifyWsse } from "./wsse";
-import { abuseLimits, addressOf } from "../http/abuse-limits";
+import { attemptGuard } from "./attempt-guard";
+import { credentialCheckOf } from "./credential-check";
+import { parseWsseHeader, verifyWsse } from "./wsse";
+import { addressOf } from "../http/abuse-limits";
 import { authenticator } from "../contract/serve";
 
 /**
@@ -25,25 +27,31 @@ function bearerToken(req: Request): string | undefined {
  * `Authorization: WSSE profile="UsernameToken"` with it, which is only a label).
  */
 export function authenticate(ctx: GatewayContext) {
-  const limits = abuseLimits(ctx);
+  const guard = attemptGuard(ctx);
+  const credentials = credentialCheckOf(ctx);
   return authenticator(async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const wsse = req.header("x-wsse");
     if (wsse !== undefined) {
-      // A WSSE digest is a password guess like a token request's: failures are bounded the same way.
-      const address = addressOf(req);
-      await limits.tokenFailuresByAddress.assertUnder(address, "Too many failed authentications from this address; try again later");
+      // A WSSE digest is a password guess like a token request's: bounded the same way, reserved before the work.
+      const named = parseWsseHeader(wsse)?.username;
+      const apiKey = named !== undefined && named.length <= 255 ? named : undefined;
+      const attempt = await guard.begin(addressOf(req), apiKey === undefined ? undefined : `apikey:${apiKey}`);
       try {
         res.locals.principal = await verifyWsse(ctx, wsse);
       } catch (err) {
-        if (err instanceof AppError && err.code === "unauthorized") await limits.tokenFailuresByAddress.recordFailure(address);
+        await (err instanceof AppError && err.code === "unauthorized" ? attempt.failed() : attempt.abandoned());
         throw err;
       }
+      await attempt.succeeded();
+      credentials.touch((res.locals.principal as Principal).clientId);
       return next();
     }
     const token = bearerToken(req);
     if (!token) return next(new AppError("unauthorized", "Missing credentials: send Authorization: Bearer <token>, X-Auth-Token or X-WSSE"));
     const principal = verifyToken(ctx.config, token);
     if (!principal) return next(new AppError("unauthorized", "Invalid or expired access token"));
+    // A valid signature is not enough: its credential may have been revoked or rotated since.
+    await credentials.assertStanding(principal);
     res.locals.principal = principal;
     next();
   });

@@ -133,6 +133,7 @@ export const TAGS = {
   penneoApi: "Case files at Penneo's paths",
   folders: "Folders",
   contacts: "Contacts",
+  credentials: "API credentials",
   webhooks: "Webhook subscriptions",
   signing: "Signing",
   verification: "Verification",

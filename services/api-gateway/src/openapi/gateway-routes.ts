@@ -7,6 +7,7 @@ import { caseFileRoutes, PENNEO_API_VERSIONS, penneoApiRoutes } from "../casefil
 import { docsRoutes } from "../docs/docs-contracts";
 import { folderRoutes } from "../folders/folder-contracts";
 import { contactRoutes } from "../contacts/contact-contracts";
+import { credentialRoutes } from "../credentials/credential-contracts";
 import { developmentRoutes } from "../identity/simulator-contracts";
 import { jobRoutes } from "../jobs/job-contracts";
 import { signingRoutes } from "../signing/signing-contracts";
@@ -38,6 +39,7 @@ export function gatewayRoutes(config: AppConfig, options: GatewayRouteOptions): 
     ...PENNEO_API_VERSIONS.flatMap((v) => all(folderRoutes(v))),
     ...PENNEO_API_VERSIONS.flatMap((v) => all(contactRoutes(v))),
     ...PENNEO_API_VERSIONS.flatMap((v) => all(archiveRoutes(v))),
+    ...all(credentialRoutes()),
     ...all(webhookRoutes(config)),
     ...all(signingRoutes()),
     ...all(verificationRoutes(config)),
