@@ -62,8 +62,12 @@ describe("production refuses typed keys and a public origin in clear (issue 26, 
   });
 
   it("refuses a public origin that is not https, and HOST=0.0.0.0 without PUBLIC_BASE_URL", () => {
-    expect(problemsOf({ ...production, PUBLIC_BASE_URL: "http://esign.example.com" })).toEqual([expect.stringMatching(/^PUBLIC_BASE_URL: must be https in production/)]);
-    expect(problemsOf({ ...production, HOST: "0.0.0.0" })).toEqual([expect.stringMatching(/^PUBLIC_BASE_URL: required in production when HOST is not loopback/)]);
+    expect(problemsOf({ ...production, PUBLIC_BASE_URL: "http://esign.example.com" })).toEqual([
+      expect.stringMatching(/^PUBLIC_BASE_URL: must be https in production/),
+    ]);
+    expect(problemsOf({ ...production, HOST: "0.0.0.0" })).toEqual([
+      expect.stringMatching(/^PUBLIC_BASE_URL: required in production when HOST is not loopback/),
+    ]);
     expect(problemsOf({ ...production, HOST: "::" })).toHaveLength(1);
     expect(problemsOf({ ...production, HOST: "0.0.0.0", PUBLIC_BASE_URL: "https://esign.example.com" })).toEqual([]);
     // Loopback reaches this machine only (tests, a local proxy): no cookie or link leaves it in clear.
