@@ -13,6 +13,8 @@ export type { SubscriptionCreate, SubscriptionUpdate, DeliveriesQuery } from "./
 export { Folders, FOLDERS_PATH } from "./folders";
 export type { Folder, FolderCreate, FolderListQuery, FolderUpdate } from "./folders";
 export { Contacts, CONTACTS_PATH } from "./contacts";
+export { ApiCredentials, CREDENTIALS_PATH } from "./api-credentials";
+export type { ApiCredential, IssuedApiCredential } from "./api-credentials";
 export type { Contact, ContactCreate, ContactListQuery, ContactUpdate } from "./contacts";
 export type { PageQuery } from "./list-query";
 export { EsignApiError, EsignNetworkError, EsignResponseError, JobFailedError, JobTimeoutError } from "./errors";
