@@ -129,5 +129,5 @@ describe("pnpm cli credentials", () => {
     const revoked = await cli(["credentials", "revoke", "--id", String(row!.id)]);
     expect(revoked.code).toBe(0);
     expect((await tokenOf(c.clientId, secrets.clientSecret)).status).toBe(401);
-  });
+  }, 240_000);
 });
