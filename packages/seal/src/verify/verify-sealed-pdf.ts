@@ -84,9 +84,32 @@ export interface PublicVerification {
  */
 export async function verifyForPublic(bytes: Uint8Array, isPlatformCertificate: (sha256: string) => Promise<boolean>): Promise<PublicVerification> {
   const { check } = await inspectSeal(bytes);
-  const sealed =
-    check?.signatureValid === true && check.signerCertificate !== null && (await isPlatformCertificate(certificateFingerprint(check.signerCertificate)));
-  if (!sealed || !check) return { verdict: "not_sealed_by_this_platform", sealedByThisPlatform: false, unchanged: null };
-  const unchanged = check.digestMatches && check.coversWholeFile;
+  return publicVerdict(
+    check && {
+      signatureValid: check.signatureValid,
+      digestMatches: check.digestMatches,
+      coversWholeFile: check.coversWholeFile,
+      certificateSha256: check.signerCertificate ? certificateFingerprint(check.signerCertificate) : null,
+    },
+    isPlatformCertificate,
+  );
+}
+
+/** What publicVerdict needs of a file's last signature (found where the search ran: an inspector process). */
+export interface SealFindingInput {
+  signatureValid: boolean;
+  digestMatches: boolean;
+  coversWholeFile: boolean;
+  certificateSha256: string | null;
+}
+
+/** verifyForPublic's answer from a finding made elsewhere: the same rules. */
+export async function publicVerdict(
+  finding: SealFindingInput | null,
+  isPlatformCertificate: (sha256: string) => Promise<boolean>,
+): Promise<PublicVerification> {
+  const sealed = finding?.signatureValid === true && finding.certificateSha256 !== null && (await isPlatformCertificate(finding.certificateSha256));
+  if (!sealed || !finding) return { verdict: "not_sealed_by_this_platform", sealedByThisPlatform: false, unchanged: null };
+  const unchanged = finding.digestMatches && finding.coversWholeFile;
   return { verdict: unchanged ? "sealed_unchanged" : "sealed_changed", sealedByThisPlatform: true, unchanged };
 }
