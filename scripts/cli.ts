@@ -6,6 +6,7 @@
 //   pnpm cli customers eboks grant|revoke --customer N             (the e-Boks channel an admin requested)
 //   pnpm cli operators grant|revoke --user-id N      (platform operators: the queue dashboard)
 //   pnpm cli clients create --user-id N
+//   pnpm cli credentials list --customer-id N | rotate --id N | revoke --id N   (revocation reaches tokens within seconds)
 //   pnpm cli webhooks listen --events all [--forward-to URL]   (development: see scripts/cli-listen.ts)
 //   pnpm cli verify FILE                                      (a PDF: sealed by this platform? changed since?)
 import { parseArgs } from "node:util";
@@ -18,6 +19,9 @@ import {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   randomPassword,
+  listCredentials,
+  revokeCredential,
+  rotateCredential,
   setOperator,
 } from "@esign/accounts";
 import { loadConfig } from "@esign/config";
@@ -56,6 +60,9 @@ const USAGE = `usage:
   pnpm cli operators grant --user-id ID
   pnpm cli operators revoke --user-id ID
   pnpm cli clients create --user-id ID
+  pnpm cli credentials list --customer-id ID
+  pnpm cli credentials rotate --id ID       (new secrets, printed once; tokens issued before stop working)
+  pnpm cli credentials revoke --id ID       (the credential and every token issued for it)
   pnpm cli webhooks listen --events all [--forward-to URL] [--base-url URL --client-id ID --client-secret S]
   pnpm cli verify FILE`;
 
@@ -168,6 +175,17 @@ async function main(argv: string[]): Promise<unknown> {
     if (noun === "clients" && verb === "create") {
       const user = await db.user.findUniqueOrThrow({ where: { id: int(values["user-id"], "--user-id") } });
       return { customerId: user.customerId, userId: user.id, ...(await createApiClient(db, user.customerId, user.id, config.ENCRYPTION_KEY)) };
+    }
+    if (noun === "credentials" && verb === "list") return await listCredentials(db, int(values["customer-id"], "--customer-id"));
+    if (noun === "credentials" && (verb === "rotate" || verb === "revoke")) {
+      const id = int(values.id, "--id");
+      const found = await db.apiClient.findUnique({ where: { id }, select: { customerId: true } });
+      if (!found) throw new Error(`no credential ${id}`);
+      const outcome =
+        verb === "rotate" ? await rotateCredential(db, found.customerId, id, config.ENCRYPTION_KEY) : await revokeCredential(db, found.customerId, id);
+      if (outcome === "revoked") throw new Error(`credential ${id} is revoked; make a new one (pnpm cli clients create)`);
+      if (outcome === "not_found") throw new Error(`no credential ${id}`);
+      return { customerId: found.customerId, ...outcome };
     }
     throw new Error(USAGE);
   } finally {

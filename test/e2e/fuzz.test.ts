@@ -8,7 +8,8 @@ import { startSystem, type System } from "../support/system";
 /*
  * Property-based fuzzing of every entry point that takes client input (issue 14): arbitrary JSON,
  * strings (lone surrogates and NUL included), numbers, deep nesting and multipart shapes thrown at
- * create, the token endpoint, the signing actions and the subscription API. For every case: never
+ * create, the token endpoint, the signing actions, the subscription API, and (issue 26) the public
+ * /verify, route parameters of every kind of route, and the public job status. For every case: never
  * a 5xx, never a hang (each answer within 10 s), and nothing written when the answer is a 4xx; after
  * all of them the gateway still answers. FUZZ_RUNS sets the cases per target (default 150).
  */
@@ -333,6 +334,87 @@ describe("fuzzing: never a 5xx, never a hang, nothing written on a 4xx", () => {
       fc.asyncProperty(fc.constantFrom("casefiles", "documents", "folders", "contacts", `casefiles/${cf}/log`), query, async (list, q) => {
         counted("v3-lists");
         const status = await send(`/api/v3/${list}?${new URLSearchParams(q).toString()}`, { headers: { authorization: `Bearer ${token}` } });
+        expect(status).toBeLessThan(500);
+      }),
+      { numRuns: RUNS },
+    );
+  }, 300_000);
+
+  it("POST /verify: arbitrary bytes, PDF-looking files with many /ByteRange entries, multipart shapes", async () => {
+    const byteRange = fc
+      .tuple(fc.nat({ max: 5000 }), fc.nat({ max: 5000 }), fc.nat({ max: 10_000 }), fc.nat({ max: 5000 }))
+      .map(([a, b, c, d]) => `/ByteRange [${a} ${b} ${c} ${d}]`);
+    const pdfLike = fc
+      .tuple(fc.array(byteRange, { maxLength: 60 }), fc.nat({ max: 4000 }), fc.boolean())
+      .map(([ranges, gap, hex]) => Buffer.from(`%PDF-1.7\n<${(hex ? "0a" : "zz").repeat(gap)}>\n${ranges.join("\n")}\n%%EOF\n`, "latin1"));
+    const body = fc.oneof(
+      pdfLike,
+      fc.uint8Array({ maxLength: 400 }).map((b) => Buffer.from(b)),
+      fc.constant(pdf),
+    );
+    await fc.assert(
+      fc.asyncProperty(body, fc.constantFrom("application/pdf", "application/octet-stream", "multipart", "text/plain"), async (bytes, type) => {
+        counted("verify");
+        let init: RequestInit;
+        if (type === "multipart") {
+          const form = new FormData();
+          form.append("file", new Blob([bytes], { type: "application/pdf" }), "x.pdf");
+          init = { method: "POST", body: form };
+        } else init = { method: "POST", headers: { "content-type": type }, body: bytes };
+        const status = await send("/verify", init);
+        expect(status).toBeLessThan(500);
+      }),
+      { numRuns: RUNS },
+    );
+  }, 300_000);
+
+  it("route parameters: arbitrary path segments, malformed percent-escapes included, at every kind of route", async () => {
+    const escape = fc.oneof(
+      fc.constantFrom("%E0", "%ff", "%", "%%", "%C3%28", "%ED%A0%80", "%00", "%2F", "..", "%2e%2e", "-1", "1e3", "99999999999999999999"),
+      fc.string({ unit: "binary", maxLength: 12 }).map((s) => encodeURIComponent(s.replace(/[\ud800-\udfff]/g, "x"))),
+      fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 4 }).map((bytes) => bytes.map((b) => `%${b.toString(16).padStart(2, "0")}`).join("")),
+    );
+    const template = fc.constantFrom(
+      "/sign/{p}",
+      "/sign/{p}/documents/{p}",
+      "/t/{p}",
+      "/api/v3/casefiles/{p}",
+      "/api/v3/casefiles/{p}/documents",
+      "/send/api/v1/casefiles/{p}",
+      "/send/api/v1/casefiles/{p}/documents/{p}/file",
+      "/api/v3/folders/{p}",
+      "/api/v3/contacts/{p}",
+      "/api/v3/credentials/{p}",
+      "/webhook/api/v1/subscriptions/{p}",
+    );
+    await fc.assert(
+      fc.asyncProperty(template, escape, fc.constantFrom("GET", "DELETE", "POST"), async (t, p, method) => {
+        counted("route-params");
+        const status = await send(t.replaceAll("{p}", p), { method, headers: { "X-Auth-Token": token, accept: "application/json" } });
+        expect(status).toBeLessThan(500);
+      }),
+      { numRuns: RUNS },
+    );
+  }, 300_000);
+
+  it("POST the public job status: arbitrary bodies and pairs", async () => {
+    const body = fc.oneof(
+      json.map((v) => JSON.stringify(v)),
+      fc
+        .record(
+          {
+            uuid: fc.oneof(fc.uuid(), anyString, json),
+            payloadHash: fc.oneof(fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 64, maxLength: 64 }), anyString, json),
+          },
+          { requiredKeys: [] },
+        )
+        .map((v) => JSON.stringify(v)),
+      anyString,
+    );
+    await fc.assert(
+      fc.asyncProperty(body, async (b) => {
+        counted("job-status");
+        const status = await send("/send/api/v1/queue/public/status", { method: "POST", headers: { "content-type": "application/json" }, body: b });
         expect(status).toBeLessThan(500);
       }),
       { numRuns: RUNS },

@@ -271,8 +271,8 @@ describe("sealed documents", () => {
   it("the casefile-worker refuses to start in production without a seal, or with a P12 it cannot open", async () => {
     const production = {
       NODE_ENV: "production",
-      JWT_SECRET: "x".repeat(40),
-      ENCRYPTION_KEY: "ab".repeat(32),
+      JWT_SECRET: "sealed-documents-test-jwt-secret-0123456789",
+      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
       METRICS_TOKEN: "sealed-documents-metrics-token",
       ...world.env(),
     };

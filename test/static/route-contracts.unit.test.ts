@@ -28,6 +28,7 @@ const FLOORS: ReadonlyArray<{ units: readonly string[]; lateral: boolean; what: 
       "archive",
       "company",
       "contacts",
+      "credentials",
       "docs",
       "event-log",
       "folders",

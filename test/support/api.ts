@@ -18,7 +18,7 @@ export async function closeTestDb(): Promise<void> {
  * The test run's encryption key (global-setup gives it to every service it starts). Not the public
  * development key, which production refuses, so that production-mode services of a test can share it.
  */
-export const TEST_ENCRYPTION_KEY = "7e57e57e57e57e57e57e57e57e57e57e57e57e57e57e57e57e57e57e57e57e57";
+export const TEST_ENCRYPTION_KEY = "375fccbc3a7a55fe5bda0bac6675c23f1cb83de2d3c35b55c377012d74d0b0ee";
 
 export function newCustomer(input: Partial<NewCustomer> = {}): Promise<CustomerCredentials> {
   return createCustomer(testDb(), { name: `Customer ${Math.random().toString(36).slice(2, 8)}`, ...input }, TEST_ENCRYPTION_KEY);

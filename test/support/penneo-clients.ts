@@ -102,6 +102,17 @@ export function dotnetWsseHeaders(apiKey: string, apiSecret: string, created = `
   };
 }
 
+/**
+ * Penneo's readme page "Using WSSE": a nonce of 8 random bytes, sent base64; `Created` ISO 8601;
+ * digest = base64(sha1(nonce bytes + created + secret)). `nonce` and `created` override for replays.
+ */
+export function readmeWsseHeaders(apiKey: string, apiSecret: string, opts: { nonce?: Buffer; created?: string } = {}): Record<string, string> {
+  const nonce = opts.nonce ?? randomBytes(8);
+  const created = opts.created ?? new Date().toISOString();
+  const digest = sha1(nonce, utf8(created), utf8(apiSecret)).toString("base64");
+  return { "X-WSSE": `UsernameToken Username="${apiKey}", PasswordDigest="${digest}", Nonce="${nonce.toString("base64")}", Created="${created}"` };
+}
+
 /** api-utils' JavaScript samples: the `wsse` npm package with `nonceBase64: true`, X-WSSE only. */
 export function wssePackageHeaders(apiKey: string, apiSecret: string): Record<string, string> {
   return { "X-WSSE": new UsernameToken({ username: apiKey, password: apiSecret }).getWSSEHeader({ nonceBase64: true }) };

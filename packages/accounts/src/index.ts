@@ -7,3 +7,5 @@ export type { IssuedRefreshToken, RefreshOutcome, RefreshRefusal } from "./refre
 export { hashPassword, verifyPassword, verifyDecoy, randomPassword, PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH } from "./passwords";
 export { createAdminUser } from "./admin-user";
 export type { NewAdminUser } from "./admin-user";
+export { credentialStanding, issueCredential, listCredentials, revokeCredential, rotateCredential, touchCredential } from "./credentials";
+export type { CredentialRecord, CredentialRefusal, CredentialStanding, IssuedCredential } from "./credentials";

@@ -2,6 +2,7 @@ import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { IDENTITY_SETTINGS, identitySettingProblems } from "./identity-settings";
+import { publicUrlProblem, weakKeyReason } from "./key-strength";
 
 // Relative paths in settings mean "from the repository root", whichever folder a service starts in.
 const REPO_ROOT = path.resolve(__dirname, "../../..");
@@ -59,6 +60,11 @@ export const ZEnv = z.object({
   JWT_AUDIENCE: z.string().default("esign-api"),
   /** Access-token lifetime (Penneo's own: 10 minutes; ours defaults to an hour). */
   JWT_TTL_SECONDS: zInt(3600, 60),
+  /**
+   * How long a gateway trusts what it read about a credential (revoked? rotated?) before it reads it
+   * again: a revoked or rotated credential's access tokens stop working within this long.
+   */
+  CREDENTIAL_CHECK_CACHE_MS: zInt(2000, 0),
   /** Refresh-token lifetime (`grant_type=refresh_token`); each use rotates the token. */
   REFRESH_TOKEN_TTL_SECONDS: zInt(14 * 24 * 3600, 60),
   ENCRYPTION_KEY: z
@@ -90,6 +96,18 @@ export const ZEnv = z.object({
   UPLOAD_MAX_FILES: zInt(20, 1),
   UPLOAD_MAX_FIELD_BYTES: zInt(1024 * 1024, 1),
   UPLOAD_MAX_FIELDS: zInt(4, 1),
+  /**
+   * Slow clients (issue 26, item 9): the request head must arrive within HTTP_HEADERS_TIMEOUT_MS and
+   * the whole request within HTTP_REQUEST_TIMEOUT_MS (default: a 50 MB upload at 200 KB/s, 250 s, with
+   * a margin); one client address holds at most HTTP_MAX_CONNECTIONS_PER_ADDRESS open connections to
+   * one gateway (0: no cap). The cap counts socket addresses, so it applies only without TRUST_PROXY
+   * (behind a load balancer every socket is the balancer's: cap there) and not to loopback peers unless
+   * HTTP_CONNECTION_CAP_LOOPBACK=true.
+   */
+  HTTP_HEADERS_TIMEOUT_MS: zInt(10_000, 1000),
+  HTTP_REQUEST_TIMEOUT_MS: zInt(300_000, 1000),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: zInt(100, 0),
+  HTTP_CONNECTION_CAP_LOOPBACK: zBool.default(false),
   /** Child processes of the gateway that open every uploaded PDF before the create is answered. */
   PDF_INSPECTORS: zInt(1, 1),
   /** An upload not opened within this long is refused as unreadable. */
@@ -111,10 +129,21 @@ export const ZEnv = z.object({
    * Abuse limits, counted in Redis so that replicas share them; each 0 turns that limit off. Failure
    * limits count only failed attempts (a client that gets it right is never slowed).
    */
-  /** Wrong secrets, digests or refresh tokens per client_id per minute at /oauth/token. */
-  TOKEN_FAILURES_PER_CLIENT_PER_MINUTE: zInt(10, 0),
-  /** Failed token requests per client address per minute. */
+  /**
+   * Wrong secrets, digests or refresh tokens per client (client_id, or API key for WSSE) and address
+   * per minute: beyond it that address may not try that client for the rest of the minute (Auth0's
+   * brute-force protection, "count per identifier and IP").
+   */
+  TOKEN_FAILURES_PER_CLIENT_ADDRESS_PER_MINUTE: zInt(10, 0),
+  /**
+   * Wrong credentials per client per minute from all addresses together (a guess spread over many
+   * addresses); beyond it only the addresses this client authenticated from lately may go on.
+   */
+  TOKEN_FAILURES_PER_CLIENT_PER_MINUTE: zInt(100, 0),
+  /** Failed token requests and WSSE authentications per client address per minute, whichever clients they name. */
   TOKEN_FAILURES_PER_ADDRESS_PER_MINUTE: zInt(30, 0),
+  /** How long an address a client authenticated from counts as one of its usual addresses. */
+  TOKEN_KNOWN_ADDRESS_DAYS: zInt(30, 1),
   /** All token requests per client address per minute. */
   TOKEN_REQUESTS_PER_ADDRESS_PER_MINUTE: zInt(300, 0),
   /** Requests with an unknown signing link per client address per minute (link guessing). */
@@ -137,6 +166,10 @@ export const ZEnv = z.object({
   CREATES_PER_CUSTOMER_PER_MINUTE: zInt(600, 0),
   /** Job polls per customer (of the polled job) per minute, on top of the per-job limit. */
   JOB_POLLS_PER_CUSTOMER_PER_MINUTE: zInt(1200, 0),
+  /** All job-status polls (public, no login) per client address per minute, counted before the lookup. */
+  JOB_POLLS_PER_ADDRESS_PER_MINUTE: zInt(1200, 0),
+  /** Job-status polls for unknown jobs (or a wrong payloadHash) per client address per minute; beyond it nothing more that minute. */
+  JOB_POLL_FAILURES_PER_ADDRESS_PER_MINUTE: zInt(60, 0),
   /** Multiplies every request rate limit above (load tests, test suites); never below 1. */
   RATE_LIMIT_SCALE: z.coerce.number().min(1).default(1),
   /**
@@ -297,6 +330,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     if (env.JWT_SECRET === DEV_JWT_SECRET) problems.push("JWT_SECRET: the development key is public; set a random secret (openssl rand -hex 32)");
     if (env.ENCRYPTION_KEY?.toLowerCase() === DEV_ENCRYPTION_KEY)
       problems.push("ENCRYPTION_KEY: the development key is public; set a random key (openssl rand -hex 32)");
+    // A typed key ("x" x 40, "0" x 64) passes the length checks and falls to the first guess.
+    for (const [name, value, devKey] of [
+      ["JWT_SECRET", env.JWT_SECRET, DEV_JWT_SECRET],
+      ["ENCRYPTION_KEY", env.ENCRYPTION_KEY, DEV_ENCRYPTION_KEY],
+    ] as const) {
+      const weak = value && value.toLowerCase() !== devKey ? weakKeyReason(value) : undefined;
+      if (weak) problems.push(`${name}: too weak for production, ${weak}; set a random key (openssl rand -hex 32)`);
+    }
+    const publicUrl = publicUrlProblem(env.PUBLIC_BASE_URL, env.HOST, env.PORT);
+    if (publicUrl) problems.push(publicUrl);
     if (env.METRICS_ENABLED !== false && !env.METRICS_TOKEN) {
       problems.push("METRICS_TOKEN: required in production while metrics are on (at least 16 characters), or set METRICS_ENABLED=false");
     }

@@ -55,7 +55,13 @@ describe("identity-provider settings", () => {
   });
 
   it("wants an https issuer in production", () => {
-    const production = { ...oidc, NODE_ENV: "production", JWT_SECRET: "x".repeat(32), ENCRYPTION_KEY: "a".repeat(64), METRICS_TOKEN: "m".repeat(16) };
+    const production = {
+      ...oidc,
+      NODE_ENV: "production",
+      JWT_SECRET: "a-production-jwt-secret-0123456789",
+      ENCRYPTION_KEY: "9325e83fc7c7c11817299d67f09d4cb773420fcde4d51d61ca3b7d1725bd77d3",
+      METRICS_TOKEN: "m".repeat(16),
+    };
     expect(problemsOf(production)).toEqual([]);
     expect(problemsOf({ ...production, OIDC_ISSUER: "http://broker.example.com" })).toEqual(["OIDC_ISSUER: must be https in production"]);
   });

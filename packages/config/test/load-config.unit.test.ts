@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { ConfigError, loadConfig } from "../src";
 
 // The public development keys, as they stand in load-config.ts.
@@ -7,7 +8,7 @@ const DEV_ENCRYPTION_KEY = "00112233445566778899aabbccddeeff00112233445566778899
 const production = {
   NODE_ENV: "production",
   JWT_SECRET: "a-real-production-jwt-secret-0123456789",
-  ENCRYPTION_KEY: "ab".repeat(32),
+  ENCRYPTION_KEY: "9325e83fc7c7c11817299d67f09d4cb773420fcde4d51d61ca3b7d1725bd77d3",
   METRICS_TOKEN: "a-real-metrics-token",
 };
 
@@ -41,6 +42,40 @@ describe("production fails closed", () => {
   });
 });
 
+describe("production refuses typed keys and a public origin in clear (issue 26, item 10)", () => {
+  it.each([
+    ["JWT_SECRET", "a".repeat(40)],
+    ["JWT_SECRET", "abcabcabcabcabcabcabcabcabcabcabcabc"],
+    ["JWT_SECRET", "abcdefghijklmnopqrstuvwxyzabcdefghij"],
+    ["ENCRYPTION_KEY", "0".repeat(64)],
+    ["ENCRYPTION_KEY", "7e57".repeat(16)],
+    ["ENCRYPTION_KEY", "0123456789abcdef".repeat(4)],
+  ])("refuses %s=%s", (name, value) => {
+    expect(problemsOf({ ...production, [name]: value })).toEqual([expect.stringMatching(new RegExp(`^${name}: too weak for production`))]);
+  });
+
+  it("takes drawn keys (openssl rand -hex 32, base64 of 36 bytes)", () => {
+    for (let i = 0; i < 200; i++) {
+      const env = { ...production, JWT_SECRET: randomBytes(36).toString("base64url"), ENCRYPTION_KEY: randomBytes(32).toString("hex") };
+      expect(problemsOf(env)).toEqual([]);
+    }
+  });
+
+  it("refuses a public origin that is not https, and HOST=0.0.0.0 without PUBLIC_BASE_URL", () => {
+    expect(problemsOf({ ...production, PUBLIC_BASE_URL: "http://esign.example.com" })).toEqual([
+      expect.stringMatching(/^PUBLIC_BASE_URL: must be https in production/),
+    ]);
+    expect(problemsOf({ ...production, HOST: "0.0.0.0" })).toEqual([
+      expect.stringMatching(/^PUBLIC_BASE_URL: required in production when HOST is not loopback/),
+    ]);
+    expect(problemsOf({ ...production, HOST: "::" })).toHaveLength(1);
+    expect(problemsOf({ ...production, HOST: "0.0.0.0", PUBLIC_BASE_URL: "https://esign.example.com" })).toEqual([]);
+    // Loopback reaches this machine only (tests, a local proxy): no cookie or link leaves it in clear.
+    expect(problemsOf({ ...production, PUBLIC_BASE_URL: "http://127.0.0.1:3000" })).toEqual([]);
+    expect(problemsOf(production)).toEqual([]);
+  });
+});
+
 describe("development mode is for this machine only", () => {
   it.each(["development", "test", undefined])("NODE_ENV=%s is development mode, on loopback by default", (nodeEnv) => {
     const config = loadConfig(nodeEnv ? { NODE_ENV: nodeEnv } : {});
@@ -56,7 +91,7 @@ describe("development mode is for this machine only", () => {
   it("takes loopback spellings, and a network only when ALLOW_DEVELOPMENT_ON_NETWORK=true", () => {
     for (const host of ["127.0.0.1", "127.0.1.1", "::1", "localhost"]) expect(problemsOf({ HOST: host })).toEqual([]);
     expect(problemsOf({ HOST: "0.0.0.0", ALLOW_DEVELOPMENT_ON_NETWORK: "true" })).toEqual([]);
-    expect(problemsOf({ ...production, HOST: "0.0.0.0" })).toEqual([]);
+    expect(problemsOf({ ...production, HOST: "0.0.0.0", PUBLIC_BASE_URL: "https://esign.example.com" })).toEqual([]);
   });
 });
 

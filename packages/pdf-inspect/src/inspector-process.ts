@@ -1,6 +1,9 @@
 import { readFile } from "node:fs/promises";
+// The verification modules alone, not the package's index: the child needs no fonts, no seal maker.
+import { certificateFingerprint } from "@esign/seal/src/pki/certificates";
+import { inspectSeal } from "@esign/seal/src/verify/verify-sealed-pdf";
 import { inspectPdf } from "./inspect-pdf";
-import { ZInspectRequest, type InspectReply } from "./messages";
+import { ZInspectRequest, ZSealRequest, type InspectReply, type SealReply } from "./messages";
 
 /*
  * The inspector child process (forked by PdfInspector): one file at a time, read from disk here so
@@ -8,6 +11,8 @@ import { ZInspectRequest, type InspectReply } from "./messages";
  * does not parse is ignored: the parent times it out.
  */
 process.on("message", (raw: unknown) => {
+  const seal = ZSealRequest.safeParse(raw);
+  if (seal.success) return void checkSeal(seal.data.id, seal.data.path);
   const req = ZInspectRequest.safeParse(raw);
   if (!req.success) return;
   void (async () => {
@@ -23,3 +28,28 @@ process.on("message", (raw: unknown) => {
 
 // Without a parent there is nothing to do; with one gone, exit rather than linger.
 process.on("disconnect", () => process.exit(0));
+
+/**
+ * The public /verify's signature check (issue 26, item 1), here rather than in the gateway: the search
+ * and the CMS check cost CPU in proportion to the file, and a process that takes too long is killed.
+ */
+async function checkSeal(id: number, path: string): Promise<void> {
+  let reply: SealReply;
+  try {
+    const { check } = await inspectSeal(await readFile(path));
+    reply = {
+      id,
+      seal: check
+        ? {
+            signatureValid: check.signatureValid,
+            digestMatches: check.digestMatches,
+            coversWholeFile: check.coversWholeFile,
+            certificateSha256: check.signerCertificate ? certificateFingerprint(check.signerCertificate) : null,
+          }
+        : null,
+    };
+  } catch (err) {
+    reply = { id, seal: null, error: (err as Error).message };
+  }
+  process.send?.(reply);
+}

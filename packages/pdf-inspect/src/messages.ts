@@ -13,3 +13,21 @@ export const ZInspectReply = z.object({
   ]),
 });
 export type InspectReply = z.infer<typeof ZInspectReply>;
+
+/** Parent -> inspector process: check the seal of the file at `path` (the public /verify). */
+export const ZSealRequest = z.object({ id: z.number().int(), op: z.literal("seal"), path: z.string().min(1) });
+export type SealRequest = z.infer<typeof ZSealRequest>;
+
+/** What the public verification needs of a file's last signature; the database lookup stays with the parent. */
+export const ZSealFinding = z.object({
+  /** The CMS signature verifies over the covered bytes. */
+  signatureValid: z.boolean(),
+  digestMatches: z.boolean(),
+  coversWholeFile: z.boolean(),
+  /** SHA-256 of the signer's certificate, or null when unsigned. */
+  certificateSha256: z.string().nullable(),
+});
+export type SealFinding = z.infer<typeof ZSealFinding>;
+
+export const ZSealReply = z.object({ id: z.number().int(), seal: ZSealFinding.nullable(), error: z.string().optional() });
+export type SealReply = z.infer<typeof ZSealReply>;

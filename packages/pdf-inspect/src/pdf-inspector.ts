@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import type { PdfInspection } from "./inspect-pdf";
-import { ZInspectReply, type InspectRequest } from "./messages";
+import { ZInspectReply, ZSealReply, type InspectRequest, type SealFinding, type SealRequest } from "./messages";
 
 export interface PdfInspectorOptions {
   /** Child processes inspecting at once (PDF_INSPECTORS). */
@@ -49,6 +49,7 @@ const EXEC_ARGV = BUNDLED_ENTRY ? ["--enable-source-maps"] : ["--import", "tsx"]
 export class PdfInspector {
   private readonly slots: Slot[];
   private readonly pending = new Map<number, Pending>();
+  private readonly sealPending = new Map<number, { resolve: (r: SealFinding | null | Error) => void; timer: NodeJS.Timeout; child: Slot }>();
   private readonly cache = new Map<string, PdfInspection>();
   private nextId = 1;
   private closed = false;
@@ -84,8 +85,43 @@ export class PdfInspector {
     });
   }
 
+  /**
+   * The last signature of the file at `filePath`, checked in an inspector process (the public
+   * /verify): null when unsigned; an Error when it took longer than the time-out (the process is
+   * replaced) or the process was lost.
+   */
+  checkSeal(filePath: string): Promise<SealFinding | null | Error> {
+    if (this.closed) return Promise.resolve(new Error("the inspector is closed"));
+    const slot = this.slots.reduce((a, b) => (b.busy < a.busy ? b : a));
+    const child = this.ensure(slot);
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.settleSeal(id, new Error(`the signature could not be checked within ${this.opts.timeoutMs} ms`));
+        this.opts.onProblem?.("seal check timed out; replacing its process", { timeoutMs: this.opts.timeoutMs });
+        this.replace(slot);
+      }, this.opts.timeoutMs);
+      this.sealPending.set(id, { resolve, timer, child: slot });
+      slot.busy += 1;
+      const req: SealRequest = { id, op: "seal", path: filePath };
+      child.send(req, (err) => {
+        if (err) this.settleSeal(id, new Error(`the check could not start: ${err.message}`));
+      });
+    });
+  }
+
+  private settleSeal(id: number, outcome: SealFinding | null | Error): void {
+    const p = this.sealPending.get(id);
+    if (!p) return;
+    this.sealPending.delete(id);
+    clearTimeout(p.timer);
+    p.child.busy = Math.max(0, p.child.busy - 1);
+    p.resolve(outcome);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    for (const id of [...this.sealPending.keys()]) this.settleSeal(id, new Error("the inspector closed"));
     for (const id of [...this.pending.keys()]) this.settle(id, machineFault("the inspector closed"));
     for (const slot of this.slots) slot.process?.kill();
   }
@@ -94,6 +130,8 @@ export class PdfInspector {
     if (slot.process?.connected) return slot.process;
     const child = fork(ENTRY, [], { cwd: REPO_ROOT, execArgv: EXEC_ARGV, serialization: "json", stdio: ["ignore", "inherit", "inherit", "ipc"] });
     child.on("message", (raw: unknown) => {
+      const sealed = ZSealReply.safeParse(raw);
+      if (sealed.success) return this.settleSeal(sealed.data.id, sealed.data.error ? new Error(sealed.data.error) : sealed.data.seal);
       const reply = ZInspectReply.safeParse(raw);
       if (reply.success) this.settle(reply.data.id, { result: reply.data.result, aboutTheFile: true });
     });
@@ -101,6 +139,7 @@ export class PdfInspector {
       if (slot.process === child) slot.process = null;
       // Whatever it was doing is lost: answered as unreadable (the request may be sent again).
       for (const [id, p] of this.pending) if (p.child === slot) this.settle(id, machineFault("the PDF inspector stopped while reading it"));
+      for (const [id, p] of this.sealPending) if (p.child === slot) this.settleSeal(id, new Error("the PDF inspector stopped while checking it"));
       if (!this.closed) this.opts.onProblem?.("pdf inspector process exited", { code, signal });
     });
     slot.process = child;

@@ -9,6 +9,7 @@ import { Subscriptions } from "./subscriptions";
 import { Folders } from "./folders";
 import { Contacts } from "./contacts";
 import { CompanySettings, Sessions, Users } from "./users";
+import { ApiCredentials } from "./api-credentials";
 import { TokenManager, type Credentials } from "./token-manager";
 import { waitForJob, type JobPoller, type WaitForJobOptions } from "./wait-for-job";
 
@@ -63,6 +64,8 @@ export class EsignClient {
   readonly folders: Folders;
   /** The customer's contacts. */
   readonly contacts: Contacts;
+  /** The customer's API credentials: list, make, rotate, revoke (customer admins only). */
+  readonly apiCredentials: ApiCredentials;
   /** The case file archive at Penneo's paths: search, update, send or activate drafts, the recycle bin. */
   readonly caseFiles: CaseFiles;
   /** Sign-in and invitations of the web application (a client made with `session: true`). */
@@ -98,6 +101,7 @@ export class EsignClient {
     this.folders = new Folders(this.api);
     this.contacts = new Contacts(this.api);
     this.caseFiles = new CaseFiles(this.api);
+    this.apiCredentials = new ApiCredentials(this.api);
     this.poller = {
       getJob: (uuid, payloadHash, opts) => this.getJob(uuid, payloadHash, opts),
       lastAnsweredPollAt: (uuid) => this.answeredPolls.get(uuid),

@@ -16,6 +16,8 @@ export { Contacts, CONTACTS_PATH } from "./contacts";
 export { CompanySettings, Sessions, Users, COMPANY_PATH, SESSION_PATH, USERS_PATH } from "./users";
 export type { Company, CompanyChange, Invitation, InvitationInput, InvitationView, Role, Session, User, UserChange } from "./users";
 export type { SessionState } from "./api";
+export { ApiCredentials, CREDENTIALS_PATH } from "./api-credentials";
+export type { ApiCredential, IssuedApiCredential } from "./api-credentials";
 export type { Contact, ContactCreate, ContactListQuery, ContactUpdate } from "./contacts";
 export type { PageQuery } from "./list-query";
 export { EsignApiError, EsignNetworkError, EsignResponseError, JobFailedError, JobTimeoutError } from "./errors";

@@ -22,5 +22,13 @@ export { preloadFonts } from "./audit-trail/fonts";
 export { sealDocument, countPages, UnreadablePdfError, type PadesLevel, type SealOptions, type SealedDocument } from "./seal-document";
 export { CheckedTimestampAuthority, TimestampRejected } from "./timestamp/checked-timestamp-authority";
 export { readTimestampToken, type TimestampTokenInfo } from "./timestamp/timestamp-token";
-export { inspectSeal, verifyForPublic, type PublicVerdict, type PublicVerification, type SealReport } from "./verify/verify-sealed-pdf";
+export {
+  inspectSeal,
+  publicVerdict,
+  verifyForPublic,
+  type SealFindingInput,
+  type PublicVerdict,
+  type PublicVerification,
+  type SealReport,
+} from "./verify/verify-sealed-pdf";
 export { createSealer, type Sealer, type SealSettings } from "./create-sealer";

@@ -13,6 +13,7 @@ import { folderRouter } from "./folders/folder-router";
 import { userRouter } from "./users/user-router";
 import { companyRouter } from "./company/company-router";
 import { contactRouter } from "./contacts/contact-router";
+import { credentialRouter } from "./credentials/credential-router";
 import { archiveRouter } from "./archive/archive-router";
 import { jobStatusRouter } from "./jobs/job-status-route";
 import { healthRouter } from "./system/health-route";
@@ -69,6 +70,7 @@ export function buildApp(ctx: GatewayContext): Express {
   app.use(userRouter(ctx));
   app.use(companyRouter(ctx));
   app.use(contactRouter(ctx));
+  app.use(credentialRouter(ctx));
   app.use(archiveRouter(ctx));
   app.use(webhookSubscriptionRouter(ctx));
   app.use(signerDeleteRouter(ctx));

@@ -5,6 +5,7 @@ import { closeGracefully, drainAware, openDatabase, recoveryMetrics, runService 
 import { createStorage } from "@esign/storage";
 import { PdfInspector } from "@esign/pdf-inspect";
 import { buildApp } from "./app";
+import { capConnectionsPerAddress } from "./http/connection-cap";
 
 runService("api-gateway", async ({ config, logger }) => {
   const db = openDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
@@ -24,12 +25,19 @@ runService("api-gateway", async ({ config, logger }) => {
   const app = buildApp({ config, logger, db, redis, producer, enqueueBacklog, storage, pdfInspector });
   const server: Server = await new Promise((resolve, reject) => {
     // drainAware: on SIGTERM /readyz turns 503 and answers close their connections (packages/runtime/src/drain.ts).
-    const s = http.createServer(drainAware(app)).listen(config.PORT, config.HOST, () => resolve(s));
+    // Timeouts are checked every second (Node's default: every 30 s, which let slow clients linger a minute).
+    const s = http
+      .createServer(
+        { headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS, requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1000 },
+        drainAware(app),
+      )
+      .listen(config.PORT, config.HOST, () => resolve(s));
     s.once("error", reject);
   });
-  // Uploads stream slowly from real clients; the defaults would cut a 50 MB upload on a slow link.
-  server.requestTimeout = 10 * 60 * 1000;
-  server.headersTimeout = 30_000;
+  // The cap counts sockets: behind a load balancer (TRUST_PROXY) each is the balancer's, so it caps there.
+  if (config.TRUST_PROXY === undefined) {
+    capConnectionsPerAddress(server, { perAddress: config.HTTP_MAX_CONNECTIONS_PER_ADDRESS, includeLoopback: config.HTTP_CONNECTION_CAP_LOOPBACK }, logger);
+  }
   logger.info("listening", { url: config.PUBLIC_BASE_URL, port: config.PORT, host: config.HOST });
   return {
     async close() {

@@ -3,7 +3,12 @@ import { createIdentityProvider } from "../src/identity/create-identity-provider
 import { IdentityProviderSimulator } from "../src/identity/idp-simulator";
 import { OidcIdentityProvider } from "../src/identity/oidc-identity-provider";
 
-const production = { NODE_ENV: "production", JWT_SECRET: "x".repeat(32), ENCRYPTION_KEY: "a".repeat(64), METRICS_TOKEN: "m".repeat(16) };
+const production = {
+  NODE_ENV: "production",
+  JWT_SECRET: "a-production-jwt-secret-0123456789",
+  ENCRYPTION_KEY: "9325e83fc7c7c11817299d67f09d4cb773420fcde4d51d61ca3b7d1725bd77d3",
+  METRICS_TOKEN: "m".repeat(16),
+};
 const oidc = {
   IDENTITY_PROVIDER: "oidc",
   OIDC_ISSUER: "https://broker.example.com",

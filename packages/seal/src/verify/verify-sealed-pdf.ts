@@ -1,5 +1,5 @@
 import { certificateFingerprint, summarizeCertificate, type CertificateSummary } from "../pki/certificates";
-import { findSignatures } from "./find-signatures";
+import { decodeSignature, findSignatureRanges } from "./find-signatures";
 import { checkSignature, type SignatureCheck } from "./verify-signature";
 
 /** The full technical answer about a PDF's last signature: for the case file's owner and operators. */
@@ -60,13 +60,12 @@ function toReport(check: SignatureCheck | null, count: number): SealReport {
  * signatures (from the uploaded original) are counted, not judged.
  */
 export async function inspectSeal(bytes: Uint8Array): Promise<{ report: SealReport; check: SignatureCheck | null }> {
-  const signatures = findSignatures(bytes);
-  const last = signatures.reduce<(typeof signatures)[number] | null>(
-    (a, s) => (!a || s.byteRange[2] + s.byteRange[3] > a.byteRange[2] + a.byteRange[3] ? s : a),
-    null,
-  );
-  const check = last ? await checkSignature(bytes, last) : null;
-  return { report: toReport(check, signatures.length), check };
+  const { ranges, text } = findSignatureRanges(bytes);
+  // The one that ends latest, decoded alone: the others are counted, never copied.
+  const last = ranges.reduce<(typeof ranges)[number] | null>((a, s) => (!a || s.byteRange[2] + s.byteRange[3] > a.byteRange[2] + a.byteRange[3] ? s : a), null);
+  const signature = last ? decodeSignature(text, last) : null;
+  const check = signature ? await checkSignature(bytes, signature) : null;
+  return { report: toReport(check, ranges.length), check };
 }
 
 export type PublicVerdict = "sealed_unchanged" | "sealed_changed" | "not_sealed_by_this_platform";
@@ -85,9 +84,32 @@ export interface PublicVerification {
  */
 export async function verifyForPublic(bytes: Uint8Array, isPlatformCertificate: (sha256: string) => Promise<boolean>): Promise<PublicVerification> {
   const { check } = await inspectSeal(bytes);
-  const sealed =
-    check?.signatureValid === true && check.signerCertificate !== null && (await isPlatformCertificate(certificateFingerprint(check.signerCertificate)));
-  if (!sealed || !check) return { verdict: "not_sealed_by_this_platform", sealedByThisPlatform: false, unchanged: null };
-  const unchanged = check.digestMatches && check.coversWholeFile;
+  return publicVerdict(
+    check && {
+      signatureValid: check.signatureValid,
+      digestMatches: check.digestMatches,
+      coversWholeFile: check.coversWholeFile,
+      certificateSha256: check.signerCertificate ? certificateFingerprint(check.signerCertificate) : null,
+    },
+    isPlatformCertificate,
+  );
+}
+
+/** What publicVerdict needs of a file's last signature (found where the search ran: an inspector process). */
+export interface SealFindingInput {
+  signatureValid: boolean;
+  digestMatches: boolean;
+  coversWholeFile: boolean;
+  certificateSha256: string | null;
+}
+
+/** verifyForPublic's answer from a finding made elsewhere: the same rules. */
+export async function publicVerdict(
+  finding: SealFindingInput | null,
+  isPlatformCertificate: (sha256: string) => Promise<boolean>,
+): Promise<PublicVerification> {
+  const sealed = finding?.signatureValid === true && finding.certificateSha256 !== null && (await isPlatformCertificate(finding.certificateSha256));
+  if (!sealed || !finding) return { verdict: "not_sealed_by_this_platform", sealedByThisPlatform: false, unchanged: null };
+  const unchanged = finding.digestMatches && finding.coversWholeFile;
   return { verdict: unchanged ? "sealed_unchanged" : "sealed_changed", sealedByThisPlatform: true, unchanged };
 }

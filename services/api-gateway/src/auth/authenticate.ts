@@ -2,8 +2,10 @@ import type { NextFunction, Request, Response } from "express";
 import { AppError } from "@esign/errors";
 import type { GatewayContext } from "../context";
 import { verifyToken, type Principal } from "./jwt";
-import { verifyWsse } from "./wsse";
-import { abuseLimits, addressOf } from "../http/abuse-limits";
+import { attemptGuard } from "./attempt-guard";
+import { credentialCheckOf } from "./credential-check";
+import { parseWsseHeader, verifyWsse } from "./wsse";
+import { addressOf } from "../http/abuse-limits";
 import { authenticator, contractOf } from "../contract/serve";
 import { CSRF_HEADER, sessionCookieOf } from "./session-cookie";
 import { resolveSession } from "./session-store";
@@ -29,24 +31,34 @@ export interface AuthenticateOptions {
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+type AttemptGuard = ReturnType<typeof attemptGuard>;
+type CredentialCheck = ReturnType<typeof credentialCheckOf>;
+
 /** The principal of an API credential, or the 401 (undefined: the request carries none). */
-async function tokenPrincipal(ctx: GatewayContext, req: Request, limits: ReturnType<typeof abuseLimits>): Promise<Principal | undefined> {
+async function tokenPrincipal(ctx: GatewayContext, req: Request, guard: AttemptGuard, credentials: CredentialCheck): Promise<Principal | undefined> {
   const wsse = req.header("x-wsse");
   if (wsse !== undefined) {
-    // A WSSE digest is a password guess like a token request's: failures are bounded the same way.
-    const address = addressOf(req);
-    await limits.tokenFailuresByAddress.assertUnder(address, "Too many failed authentications from this address; try again later");
+    // A WSSE digest is a password guess like a token request's: bounded the same way, reserved before the work.
+    const named = parseWsseHeader(wsse)?.username;
+    const apiKey = named !== undefined && named.length <= 255 ? named : undefined;
+    const attempt = await guard.begin(addressOf(req), apiKey === undefined ? undefined : `apikey:${apiKey}`);
+    let principal: Principal;
     try {
-      return await verifyWsse(ctx, wsse);
+      principal = await verifyWsse(ctx, wsse);
     } catch (err) {
-      if (err instanceof AppError && err.code === "unauthorized") await limits.tokenFailuresByAddress.recordFailure(address);
+      await (err instanceof AppError && err.code === "unauthorized" ? attempt.failed() : attempt.abandoned());
       throw err;
     }
+    await attempt.succeeded();
+    credentials.touch(principal.clientId);
+    return principal;
   }
   const token = bearerToken(req);
   if (!token) return undefined;
   const principal = verifyToken(ctx.config, token);
   if (!principal) throw new AppError("unauthorized", "Invalid or expired access token");
+  // A valid signature is not enough: its credential may have been revoked or rotated since.
+  await credentials.assertStanding(principal);
   return principal;
 }
 
@@ -69,10 +81,11 @@ async function tokenViewer(ctx: GatewayContext, principal: Principal): Promise<V
  * are refused admin routes (403) and case files they may not see (404, visibility.ts).
  */
 export function authenticate(ctx: GatewayContext, options: AuthenticateOptions = {}) {
-  const limits = abuseLimits(ctx);
+  const guard = attemptGuard(ctx);
+  const credentials = credentialCheckOf(ctx);
   return authenticator(async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     let viewer: Viewer;
-    const principal = await tokenPrincipal(ctx, req, limits);
+    const principal = await tokenPrincipal(ctx, req, guard, credentials);
     if (principal) {
       viewer = await tokenViewer(ctx, principal);
       res.locals.principal = principal;

@@ -9,6 +9,8 @@ export interface Principal {
   userId: number;
   customerId: number;
   clientId: string;
+  /** Unix seconds the access token was issued at (absent for WSSE, checked against the live secret). */
+  issuedAt?: number;
 }
 
 /** What signs and checks a token. */
@@ -22,6 +24,7 @@ const ZClaims = z.object({
   cid: z.number().int().positive(),
   azp: z.string(),
   exp: z.number(),
+  iat: z.number().optional(),
 });
 
 // jsonwebtoken turns a string secret into a key on every call, first trying it as a PEM public key
@@ -91,7 +94,12 @@ export function verifyToken(config: TokenSettings, token: string, nowMs: number 
     });
     const claims = ZClaims.safeParse(decoded);
     if (!claims.success) return null;
-    const principal: Principal = Object.freeze({ userId: Number(claims.data.sub), customerId: claims.data.cid, clientId: claims.data.azp });
+    const principal: Principal = Object.freeze({
+      userId: Number(claims.data.sub),
+      customerId: claims.data.cid,
+      clientId: claims.data.azp,
+      ...(claims.data.iat !== undefined ? { issuedAt: claims.data.iat } : {}),
+    });
     if (cache.size >= VERIFIED_CACHE_MAX) cache.delete(cache.keys().next().value as string);
     cache.set(token, { principal, exp: claims.data.exp });
     return principal;

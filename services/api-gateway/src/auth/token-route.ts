@@ -5,8 +5,10 @@ import { authenticateClient, issueRefreshToken, redeemRefreshToken, resolveApiKe
 import type { GatewayContext } from "../context";
 import { abuseLimits, addressOf } from "../http/abuse-limits";
 import { serve } from "../contract/serve";
+import { attemptGuard } from "./attempt-guard";
+import { credentialCheckOf } from "./credential-check";
 import { issueToken } from "./jwt";
-import { claimNonce, decodeNonce, parseCreated, passwordDigest, withinSkew } from "./nonce";
+import { MAX_NONCE_CHARS, MIN_NONCE_BYTES, claimNonce, decodeNonce, parseCreated, passwordDigest, withinSkew } from "./nonce";
 import { OAuthError } from "./oauth-error";
 import { authRoutes } from "./auth-contracts";
 import type { TokenAnswer, ZApiKeys, ZGrant } from "./token-schemas";
@@ -45,17 +47,18 @@ export function tokenRouter(ctx: GatewayContext): Router {
     const createdAt = parseCreated(grant.created_at);
     if (createdAt === null || !withinSkew(createdAt)) throw new OAuthError("invalid_grant", "created_at is missing or more than 5 minutes off");
     const raw = decodeNonce(grant.nonce);
-    if (!raw) throw new OAuthError("invalid_grant", "nonce must be base64 of at least 16 random bytes");
+    if (!raw) throw new OAuthError("invalid_grant", `nonce must be base64 of at least ${MIN_NONCE_BYTES} random bytes, at most ${MAX_NONCE_CHARS} characters`);
     const given = Buffer.from(grant.digest, "base64");
     const expected = passwordDigest(raw, grant.created_at, client.apiSecret);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new OAuthError("invalid_grant", "Invalid digest");
-    if (!(await claimNonce(ctx.redis, ctx.config.QUEUE_PREFIX, `oauth:${client.clientId}`, raw))) {
+    if (!(await claimNonce(ctx.redis, ctx.config.QUEUE_PREFIX, client.apiKey, raw))) {
       throw new OAuthError("invalid_grant", "Nonce already used");
     }
     return client;
   }
 
   const limits = abuseLimits(ctx);
+  const guard = attemptGuard(ctx);
   const clientOf = (req: Request): string | undefined => {
     const claimed = (req.body as { client_id?: unknown }).client_id;
     return typeof claimed === "string" && claimed.length <= 255 ? claimed : undefined;
@@ -66,32 +69,25 @@ export function tokenRouter(ctx: GatewayContext): Router {
     req.body = { ...basicCredentials(req), ...(typeof req.body === "object" && req.body ? req.body : {}) };
     next();
   };
-  // Before any work, even before the body is validated: the address's rate, and the failures of
-  // the address and of the client the body names.
+  // Before any work, even before the body is validated: the address's rate of all token requests.
   const bounded: RequestHandler = async (req, res, next) => {
-    const address = addressOf(req);
-    await limits.tokenRequestsByAddress.consume(res, address, "Too many token requests from this address; slow down");
-    await limits.tokenFailuresByAddress.assertUnder(address, "Too many failed token requests from this address; try again later");
-    const clientKey = clientOf(req);
-    if (clientKey) await limits.tokenFailuresByClient.assertUnder(clientKey, "Too many failed token requests for this client; try again later");
+    await limits.tokenRequestsByAddress.consume(res, addressOf(req), "Too many token requests from this address; slow down");
     next();
   };
 
   serve(router, authRoutes().issueToken, withBasicCredentials, bounded, async ({ body: grant }, req, res) => {
+    // Wrong credentials count against the address, the client and address, and (from addresses the
+    // client does not use) the client: reserved before the secret is evaluated (attempt-guard.ts).
+    const clientKey = clientOf(req);
+    const attempt = await guard.begin(addressOf(req), clientKey === undefined ? undefined : `client:${clientKey}`);
     try {
       await grantToken(grant, res);
     } catch (err) {
-      // Wrong credentials count against the address and the client they named (brute force of a
-      // secret, of an API key's digest, of refresh tokens), checked before the work next time.
-      if (err instanceof OAuthError && (err.code === "invalid_client" || err.code === "invalid_grant")) {
-        const clientKey = clientOf(req);
-        await Promise.all([
-          limits.tokenFailuresByAddress.recordFailure(addressOf(req)),
-          clientKey ? limits.tokenFailuresByClient.recordFailure(clientKey) : undefined,
-        ]);
-      }
+      await (err instanceof OAuthError && (err.code === "invalid_client" || err.code === "invalid_grant") ? attempt.failed() : attempt.abandoned());
       throw err;
     }
+    await attempt.succeeded();
+    credentialCheckOf(ctx).touch(grant.client_id);
   });
 
   async function grantToken(grant: z.output<typeof ZGrant>, res: Response): Promise<void> {

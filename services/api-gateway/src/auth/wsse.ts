@@ -3,7 +3,7 @@ import { resolveApiKey } from "@esign/accounts";
 import { AppError } from "@esign/errors";
 import type { GatewayContext } from "../context";
 import type { Principal } from "./jwt";
-import { claimNonce, decodeNonce, parseCreated, passwordDigest, withinSkew } from "./nonce";
+import { MAX_NONCE_CHARS, MIN_NONCE_BYTES, WSSE_SKEW_SECONDS, claimNonce, decodeNonce, parseCreated, passwordDigest, withinSkew } from "./nonce";
 
 export interface WsseToken {
   username: string;
@@ -35,21 +35,22 @@ export function parseWsseHeader(header: string): WsseToken | null {
 const refuse = (why: string) => new AppError("unauthorized", `Invalid WSSE credentials: ${why}`);
 
 /**
- * Checks a WSSE UsernameToken against the API key's secret: digest, `Created` within 5 minutes of
- * our clock, and a nonce not seen before for this key (replayed headers are refused).
+ * Checks a WSSE UsernameToken against the API key's secret: digest, `Created` within 60 seconds of
+ * our clock either way (Penneo's "Using WSSE"), and a nonce not seen before for this key, neither in
+ * a header nor in an api_keys grant (replays are refused).
  */
 export async function verifyWsse(ctx: GatewayContext, header: string): Promise<Principal> {
   const token = parseWsseHeader(header);
   if (!token) throw refuse("the X-WSSE header must be UsernameToken with Username, PasswordDigest, Nonce and Created");
   const createdMs = parseCreated(token.created);
-  if (createdMs === null || !withinSkew(createdMs)) throw refuse("Created is missing or more than 5 minutes off");
+  if (createdMs === null || !withinSkew(createdMs, WSSE_SKEW_SECONDS)) throw refuse(`Created is missing or more than ${WSSE_SKEW_SECONDS} seconds off`);
   const raw = decodeNonce(token.nonce);
-  if (!raw) throw refuse("the Nonce must be base64 of at least 16 bytes");
+  if (!raw) throw refuse(`the Nonce must be base64 of at least ${MIN_NONCE_BYTES} bytes, at most ${MAX_NONCE_CHARS} characters`);
   const client = await resolveApiKey(ctx.db, token.username, ctx.config.ENCRYPTION_KEY);
   if (!client) throw refuse("unknown API key");
   const expected = passwordDigest(raw, token.created, client.apiSecret);
   const given = Buffer.from(token.passwordDigest, "base64");
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw refuse("the PasswordDigest does not match");
-  if (!(await claimNonce(ctx.redis, ctx.config.QUEUE_PREFIX, `wsse:${client.apiKey}`, raw))) throw refuse("the Nonce was already used");
+  if (!(await claimNonce(ctx.redis, ctx.config.QUEUE_PREFIX, client.apiKey, raw))) throw refuse("the Nonce was already used");
   return Object.freeze({ userId: client.userId, customerId: client.customerId, clientId: client.clientId });
 }

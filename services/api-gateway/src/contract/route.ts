@@ -145,6 +145,7 @@ export const TAGS = {
   contacts: "Contacts",
   users: "Users and sessions",
   company: "Company",
+  credentials: "API credentials",
   webhooks: "Webhook subscriptions",
   signing: "Signing",
   verification: "Verification",

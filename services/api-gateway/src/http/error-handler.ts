@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from "express";
 import { MulterError } from "multer";
 import { AppError } from "@esign/errors";
 import type { Logger } from "@esign/logger";
+import { malformedEscapeError } from "./malformed-escape";
 import { requestIdOf } from "./request-context";
 import { unavailableError } from "./unavailable";
 
@@ -51,6 +52,7 @@ export function errorHandler(logger: Logger) {
   return (err: unknown, _req: Request, res: Response, _next: NextFunction): void => {
     let appError: AppError | undefined;
     if (err instanceof AppError) appError = err;
+    else if (err instanceof URIError) appError = malformedEscapeError();
     else if (err instanceof MulterError) appError = fromMulter(err);
     else {
       const e = err as HttpishError;

@@ -4,7 +4,7 @@ import { decryptSecret, type CreationJob } from "@esign/db";
 import { AppError } from "@esign/errors";
 import { ZSigningLinkItem, ZStoredJobResult } from "@esign/schema";
 import type { GatewayContext } from "../context";
-import { abuseLimits } from "../http/abuse-limits";
+import { abuseLimits, addressOf } from "../http/abuse-limits";
 import { serve } from "../contract/serve";
 import { jobRoutes } from "./job-contracts";
 import type { JobResult } from "./job-status-schemas";
@@ -27,11 +27,16 @@ export function jobStatusRouter(ctx: GatewayContext): Router {
   // is counted in memory (rate-limit.ts).
   const limits = abuseLimits(ctx);
 
-  serve(router, jobRoutes(ctx.config).getJobStatus, async ({ body: { uuid, payloadHash } }, _req, res) => {
+  serve(router, jobRoutes(ctx.config).getJobStatus, async ({ body: { uuid, payloadHash } }, req, res) => {
+    // Per address, before the query: all polls, and nothing more once it has asked for too many unknown jobs.
+    const address = addressOf(req);
+    await limits.pollFailuresByAddress.assertUnder(address, "Too many polls for unknown jobs from this address; try again later");
+    await limits.pollsByAddress.consume(res, address, "Too many job polls from this address; slow down");
     const retentionMs = ctx.config.JOB_RETENTION_DAYS * 24 * 3600 * 1000;
     const job = await ctx.db.creationJob.findUnique({ where: { id: uuid } });
     // Retention is enforced here as well as by the purge, so a record is never visible past 14 days.
     if (!job || job.payloadHash !== payloadHash.toLowerCase() || Date.now() - job.createdAt.getTime() > retentionMs) {
+      await limits.pollFailuresByAddress.recordFailure(address);
       throw notFound();
     }
     // Counted only for a real job: guessing pairs fills no counters.

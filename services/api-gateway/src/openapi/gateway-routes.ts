@@ -10,6 +10,7 @@ import { folderShareRoutes } from "../folders/folder-share-contracts";
 import { userRoutes } from "../users/user-contracts";
 import { companyRoutes } from "../company/company-contracts";
 import { contactRoutes } from "../contacts/contact-contracts";
+import { credentialRoutes } from "../credentials/credential-contracts";
 import { developmentRoutes } from "../identity/simulator-contracts";
 import { jobRoutes } from "../jobs/job-contracts";
 import { signingRoutes } from "../signing/signing-contracts";
@@ -44,6 +45,7 @@ export function gatewayRoutes(config: AppConfig, options: GatewayRouteOptions): 
     ...all(companyRoutes()),
     ...PENNEO_API_VERSIONS.flatMap((v) => all(contactRoutes(v))),
     ...PENNEO_API_VERSIONS.flatMap((v) => all(archiveRoutes(v))),
+    ...all(credentialRoutes()),
     ...all(webhookRoutes(config)),
     ...all(signingRoutes()),
     ...all(verificationRoutes(config)),

@@ -26,7 +26,7 @@ export function securitySchemes(config: AppConfig): Record<SecuritySchemeName, J
       name: "X-WSSE",
       description:
         'WSSE UsernameToken, as Penneo\'s SDKs send it: `UsernameToken Username="<apiKey>", PasswordDigest="<base64(sha1(rawNonce + Created + apiSecret))>", ' +
-        'Nonce="<base64 of at least 16 bytes>", Created="<time>"`. Created at most 5 minutes off; a nonce is good once.',
+        'Nonce="<base64 of at least 8 bytes>", Created="<time>"`. Created at most 60 seconds off; a nonce is good once per API key (WSSE and the api_keys grant share one replay store).',
     },
     MetricsToken: { type: "http", scheme: "bearer", description: "GET /metrics when METRICS_TOKEN is set: `Authorization: Bearer <METRICS_TOKEN>`." },
     QueueDashboardSession: {

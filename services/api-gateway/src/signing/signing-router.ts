@@ -12,6 +12,7 @@ import { signingAssetsRouter } from "./signing-assets";
 import { createSigningKit } from "./signing-kit";
 import { signingRoutes } from "./signing-contracts";
 import { serve } from "../contract/serve";
+import { malformedEscapes } from "../http/malformed-escape";
 import { trackingPixelRoute } from "./tracking-pixel-route";
 
 function noStore(_req: Request, res: Response, next: NextFunction): void {
@@ -52,6 +53,7 @@ export function signingRouter(ctx: GatewayContext, idp: IdentityProvider | null)
   serve(router, routes.startSecureLogin, secureStartRoute(kit));
   serve(router, routes.trackingPixel, trackingPixelRoute(ctx));
 
+  router.use(malformedEscapes);
   router.use("/sign", kit.countUnknownLinks);
   router.use(signingErrorHandler(ctx.logger));
   router.use(signingFailurePage(ctx.logger));

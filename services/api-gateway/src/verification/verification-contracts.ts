@@ -43,7 +43,11 @@ export function verificationRoutes(config: AppConfig) {
       },
       responses: {
         200: { description: "The verdict", content: json(ZPublicVerification) },
-        ...errors({ 400: "No file, or not a PDF", 413: "The file is larger than the limit", 415: "Neither application/pdf nor multipart/form-data" }),
+        ...errors({
+          400: "No file, not a PDF, or too costly to verify (not checked within PDF_INSPECT_TIMEOUT_MS: `too_costly`)",
+          413: "The file is larger than the limit",
+          415: "Neither application/pdf nor multipart/form-data",
+        }),
       },
     }),
   };

@@ -1,6 +1,9 @@
 import { Router, type NextFunction, type Request, type Response } from "express";
 import { AppError } from "@esign/errors";
-import { inspectSeal, verifyForPublic } from "@esign/seal";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { inspectSeal, publicVerdict } from "@esign/seal";
 import type { GatewayContext } from "../context";
 import { authenticate, principalOf } from "../auth/authenticate";
 import { abuseLimits, addressOf } from "../http/abuse-limits";
@@ -40,7 +43,20 @@ export function verificationRouter(ctx: GatewayContext): Router {
 
   serve(router, routes.verifyPdf, bounded, readPdfUpload(ctx.config.UPLOAD_MAX_FILE_BYTES), async (_input, req, res) => {
     const bytes = uploadedPdf(req);
-    const answer = await verifyForPublic(bytes, async (sha256) => (await ctx.db.sealCertificate.count({ where: { sha256 } })) > 0);
+    // The search and the CMS check run in a PDF inspector process, bounded by PDF_INSPECT_TIMEOUT_MS:
+    // never on the gateway's event loop (issue 26, item 1). The file goes there through a private temporary file.
+    const dir = await mkdtemp(path.join(os.tmpdir(), "esign-verify-"));
+    let finding: Awaited<ReturnType<typeof ctx.pdfInspector.checkSeal>>;
+    try {
+      const file = path.join(dir, "upload.pdf");
+      await writeFile(file, bytes, { mode: 0o600 });
+      finding = await ctx.pdfInspector.checkSeal(file);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    if (finding instanceof Error)
+      throw new AppError("validation_failed", "The PDF is too costly to verify", [{ path: "file", code: "too_costly", message: finding.message }]);
+    const answer = await publicVerdict(finding, async (sha256) => (await ctx.db.sealCertificate.count({ where: { sha256 } })) > 0);
     res.setHeader("Cache-Control", "no-store");
     res.json(answer);
   });
