@@ -85,14 +85,14 @@ export async function revokeCredential(db: Db, customerId: number, id: number): 
 /** What the gateway checks an access token against: revoked, or issued before the last rotation. */
 export interface CredentialStanding {
   revoked: boolean;
-  /** Unix seconds; tokens with an earlier `iat` are refused. */
-  tokensValidAfter: number | null;
+  /** Unix milliseconds; tokens issued earlier are refused. */
+  tokensValidAfterMs: number | null;
 }
 
 export async function credentialStanding(db: Db, clientId: string): Promise<CredentialStanding | null> {
   const row = await db.apiClient.findUnique({ where: { clientId }, select: { revokedAt: true, tokensValidAfter: true } });
   if (!row) return null;
-  return { revoked: row.revokedAt !== null, tokensValidAfter: row.tokensValidAfter ? Math.floor(row.tokensValidAfter.getTime() / 1000) : null };
+  return { revoked: row.revokedAt !== null, tokensValidAfterMs: row.tokensValidAfter ? row.tokensValidAfter.getTime() : null };
 }
 
 /** Records a use, at most once a minute per credential (a write per WSSE request would be a write per request). */

@@ -20,16 +20,16 @@ describe("verifyToken and its cache of verified tokens", () => {
   it("answers the principal for a token it issued, again and again", () => {
     const s = settings();
     const { access_token } = issueToken({ ...s, JWT_TTL_SECONDS: 3600 }, principal);
-    expect(verifyToken(s, access_token)).toEqual(principal);
-    expect(verifyToken(s, access_token)).toEqual(principal);
+    expect(verifyToken(s, access_token)).toEqual({ ...principal, issuedAtMs: expect.any(Number) });
+    expect(verifyToken(s, access_token)).toEqual({ ...principal, issuedAtMs: expect.any(Number) });
   });
 
   it("rejects a cached token from the second its exp is reached, as a fresh verify would", () => {
     const s = settings();
     const issued = issueToken({ ...s, JWT_TTL_SECONDS: 60 }, principal);
     const expMs = issued.access_token_expires_at * 1000;
-    expect(verifyToken(s, issued.access_token, expMs - 1000)).toEqual(principal); // now cached
-    expect(verifyToken(s, issued.access_token, expMs - 1)).toEqual(principal);
+    expect(verifyToken(s, issued.access_token, expMs - 1000)).toEqual({ ...principal, issuedAtMs: expect.any(Number) }); // now cached
+    expect(verifyToken(s, issued.access_token, expMs - 1)).toEqual({ ...principal, issuedAtMs: expect.any(Number) });
     expect(verifyToken(s, issued.access_token, expMs)).toBeNull();
     // Later still: the entry is gone and the full verify refuses it too.
     expect(verifyToken(s, issued.access_token, expMs + 5000)).toBeNull();
@@ -38,14 +38,14 @@ describe("verifyToken and its cache of verified tokens", () => {
   it("never lets a token that differs from a cached one in its signature through", () => {
     const s = settings();
     const { access_token } = issueToken({ ...s, JWT_TTL_SECONDS: 3600 }, principal);
-    expect(verifyToken(s, access_token)).toEqual(principal);
+    expect(verifyToken(s, access_token)).toEqual({ ...principal, issuedAtMs: expect.any(Number) });
     expect(verifyToken(s, tampered(access_token))).toBeNull();
   });
 
   it("does not answer from the cache of another secret, issuer or audience", () => {
     const s = settings();
     const { access_token } = issueToken({ ...s, JWT_TTL_SECONDS: 3600 }, principal);
-    expect(verifyToken(s, access_token)).toEqual(principal);
+    expect(verifyToken(s, access_token)).toEqual({ ...principal, issuedAtMs: expect.any(Number) });
     expect(verifyToken({ ...s, JWT_SECRET: `${s.JWT_SECRET}-rotated` }, access_token)).toBeNull();
     expect(verifyToken({ ...s, JWT_AUDIENCE: "another-api" }, access_token)).toBeNull();
     expect(verifyToken({ ...s, JWT_ISSUER: "another-issuer" }, access_token)).toBeNull();

@@ -39,7 +39,7 @@ export function credentialCheck(ctx: GatewayContext): CredentialCheck {
   return {
     async assertStanding(principal) {
       const standing = await standingOf(principal.clientId);
-      const stale = standing?.tokensValidAfter != null && (principal.issuedAt ?? 0) < standing.tokensValidAfter;
+      const stale = standing?.tokensValidAfterMs != null && (principal.issuedAtMs ?? 0) < standing.tokensValidAfterMs;
       if (!standing || standing.revoked || stale) throw new AppError("unauthorized", "The access token's credential was revoked or rotated");
     },
     touch(clientId) {

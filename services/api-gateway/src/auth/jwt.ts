@@ -9,8 +9,11 @@ export interface Principal {
   userId: number;
   customerId: number;
   clientId: string;
-  /** Unix seconds the access token was issued at (absent for WSSE, checked against the live secret). */
-  issuedAt?: number;
+  /**
+   * Unix milliseconds the access token was issued at (absent for WSSE, checked against the live
+   * secret): a rotation in the same second as a token's issue must still tell before from after.
+   */
+  issuedAtMs?: number;
 }
 
 /** What signs and checks a token. */
@@ -25,6 +28,8 @@ const ZClaims = z.object({
   azp: z.string(),
   exp: z.number(),
   iat: z.number().optional(),
+  /** The issue time in milliseconds (our own claim; `iat` is whole seconds by RFC 7519). */
+  iatms: z.number().optional(),
 });
 
 // jsonwebtoken turns a string secret into a key on every call, first trying it as a PEM public key
@@ -39,9 +44,10 @@ function keyOf(secret: string): KeyObject {
 export type IssuedToken = Pick<TokenAnswer, "access_token" | "token_type" | "expires_in" | "access_token_expires_at">;
 
 export function issueToken(config: TokenSettings & Pick<AppConfig, "JWT_TTL_SECONDS">, principal: Principal): IssuedToken {
-  const now = Math.floor(Date.now() / 1000);
+  const nowMs = Date.now();
+  const now = Math.floor(nowMs / 1000);
   const exp = now + config.JWT_TTL_SECONDS;
-  const token = jwt.sign({ cid: principal.customerId, azp: principal.clientId, iat: now, exp }, keyOf(config.JWT_SECRET), {
+  const token = jwt.sign({ cid: principal.customerId, azp: principal.clientId, iat: now, iatms: nowMs, exp }, keyOf(config.JWT_SECRET), {
     algorithm: ALGORITHM,
     issuer: config.JWT_ISSUER,
     audience: config.JWT_AUDIENCE,
@@ -98,7 +104,11 @@ export function verifyToken(config: TokenSettings, token: string, nowMs: number 
       userId: Number(claims.data.sub),
       customerId: claims.data.cid,
       clientId: claims.data.azp,
-      ...(claims.data.iat !== undefined ? { issuedAt: claims.data.iat } : {}),
+      ...(claims.data.iatms !== undefined
+        ? { issuedAtMs: claims.data.iatms }
+        : claims.data.iat !== undefined
+          ? { issuedAtMs: claims.data.iat * 1000 }
+          : {}),
     });
     if (cache.size >= VERIFIED_CACHE_MAX) cache.delete(cache.keys().next().value as string);
     cache.set(token, { principal, exp: claims.data.exp });
