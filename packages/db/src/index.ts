@@ -34,6 +34,7 @@ export {
   nextIds,
   isoMicroseconds,
   jsonArrayFrom,
+  jsonInt,
   jsonText,
   one,
   secondsBefore,

@@ -34,6 +34,7 @@ export type {
   Signer,
   SigningLink,
   SigningRequest,
+  RotatedSecret,
   Subscription,
   TokenResponse,
   WebhookEvent,

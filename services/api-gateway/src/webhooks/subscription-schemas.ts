@@ -41,7 +41,19 @@ const ZEventTypes = z
   .min(1, "must list at least one event type")
   .transform((types) => [...new Set(types)]);
 
-const FIELDS = ["endpoint", "eventTypes", "isActive"] as const;
+const FIELDS = ["endpoint", "eventTypes", "isActive", "maxPerSecond", "ordered"] as const;
+
+/** Highest throttle a subscription may ask for: above it a limit would not protect any receiver. */
+export const MAX_PER_SECOND = 10_000;
+
+// null (or absent at create) = no limit.
+const ZMaxPerSecond = z
+  .int()
+  .min(1)
+  .max(MAX_PER_SECOND)
+  .nullable()
+  .describe("Deliveries per second at most; a burst beyond it is spread out, never dropped. null: no limit");
+const ZOrdered = z.boolean().describe("Deliver the events of one case file in the order they happened; a failing one holds the later ones of its case file only");
 
 /**
  * Penneo's sdk-net writes entity properties by their C# names (`{"Endpoint": ..., "EventTypes": [...]}`),
@@ -67,16 +79,31 @@ export function subscriptionSchemas(policy: EndpointPolicy) {
   // sdk-php and Penneo's Postman collection send `isActive` with a create too.
   const create = component(
     "SubscriptionCreate",
-    z.preprocess(caseInsensitiveFields, z.object({ eventTypes: ZEventTypes, endpoint, isActive: z.boolean().default(true) })),
+    z.preprocess(
+      caseInsensitiveFields,
+      z.object({
+        eventTypes: ZEventTypes,
+        endpoint,
+        isActive: z.boolean().default(true),
+        maxPerSecond: ZMaxPerSecond.default(null),
+        ordered: ZOrdered.default(false),
+      }),
+    ),
   );
   const update = component(
     "SubscriptionUpdate",
     z.preprocess(
       caseInsensitiveFields,
       z
-        .object({ eventTypes: ZEventTypes.optional(), endpoint: endpoint.optional(), isActive: z.boolean().optional() })
-        .refine((b) => b.eventTypes !== undefined || b.endpoint !== undefined || b.isActive !== undefined, {
-          message: "give at least one of endpoint, eventTypes, isActive",
+        .object({
+          eventTypes: ZEventTypes.optional(),
+          endpoint: endpoint.optional(),
+          isActive: z.boolean().optional(),
+          maxPerSecond: ZMaxPerSecond.optional(),
+          ordered: ZOrdered.optional(),
+        })
+        .refine((b) => FIELDS.some((field) => b[field] !== undefined), {
+          message: `give at least one of ${FIELDS.join(", ")}`,
         }),
     ),
   );
@@ -109,6 +136,11 @@ export const ZSubscription = component(
     secret: z.string().describe("Key of the X-Event-Signature HMAC; shown on every read"),
     eventTypes: z.array(ZEventType),
     endpoint: z.string(),
+    maxPerSecond: z.int().nullable().describe("Deliveries per second at most; null: no limit"),
+    ordered: z.boolean().describe("Events of one case file are delivered in order"),
+    previousSecretExpiresAt: isoTime()
+      .nullable()
+      .describe("During a secret rotation's overlap: until when deliveries are also signed with the previous secret; null otherwise"),
     createdAt: isoTime(),
     updatedAt: isoTime(),
   }),
@@ -136,5 +168,29 @@ export const ZDeliveryPage = component(
   z.object({
     data: z.array(ZDeliveryAttempt).describe("Newest first"),
     nextCursor: z.string().nullable().describe("Pass as ?cursor= for the next page; null on the last page"),
+  }),
+);
+
+/** Longest overlap a rotation may ask for: a week. */
+export const MAX_OVERLAP_SECONDS = 7 * 86_400;
+
+export const ZRotateSecretBody = component(
+  "RotateSecret",
+  z.object({
+    overlapSeconds: z
+      .int()
+      .min(0)
+      .max(MAX_OVERLAP_SECONDS)
+      .optional()
+      .describe("How long the previous secret keeps signing deliveries too (default WEBHOOK_ROTATION_OVERLAP_SECONDS, 24 h); 0 drops it at once"),
+  }),
+);
+
+export const ZRotatedSecret = component(
+  "RotatedSecret",
+  z.object({
+    id: z.uuid(),
+    secret: z.string().describe("The new signing secret"),
+    previousSecretExpiresAt: isoTime().nullable().describe("Until when deliveries carry a second v1 made with the previous secret; null for no overlap"),
   }),
 );

@@ -8,6 +8,8 @@ import {
   ZDeliveryPage,
   ZEventIdAnswer,
   ZRedeliverParams,
+  ZRotatedSecret,
+  ZRotateSecretBody,
   ZSubscription,
   ZSubscriptionList,
   ZSubscriptionParams,
@@ -127,11 +129,37 @@ export function webhookRoutes(config: Pick<AppConfig, "WEBHOOK_ALLOW_PRIVATE" | 
       path: `${byId}/deliveries/{eventId}/redeliver`,
       operationId: "redeliverEvent",
       summary: "Deliver an event again (same X-Event-Id)",
+      description: "During a secret rotation's overlap the redelivery carries both signatures, like any delivery.",
       request: { params: ZRedeliverParams },
       responses: {
         202: { description: "The redelivery is queued", content: json(ZEventIdAnswer) },
         ...common({ 404: "No such subscription, or no delivery of that event to it", 409: "The subscription is disabled" }),
       },
+    }),
+    rotateSecret: route({
+      ...base,
+      method: "post",
+      path: `${byId}/rotate-secret`,
+      operationId: "rotateSubscriptionSecret",
+      summary: "Rotate the signing secret, keeping the old one for an overlap",
+      description:
+        "Answers the new secret. For `overlapSeconds` (default 24 h, `WEBHOOK_ROTATION_OVERLAP_SECONDS`) every delivery carries two " +
+        "`v1=` entries in `X-Event-Signature`, the previous secret's first, then the new one's: a receiver verifying with either passes. " +
+        "After the overlap, or once revoked, only the new one. Rotating again during an overlap keeps only the secret it replaces.",
+      request: { params: ZSubscriptionParams, body: { schema: ZRotateSecretBody, mediaTypes: ["application/json"], required: false } },
+      responses: {
+        200: { description: "The new secret", content: json(ZRotatedSecret) },
+        ...common({ 400: "Invalid overlapSeconds", 404: "No such subscription" }),
+      },
+    }),
+    revokePreviousSecret: route({
+      ...base,
+      method: "delete",
+      path: `${byId}/previous-secret`,
+      operationId: "revokePreviousSubscriptionSecret",
+      summary: "End a rotation's overlap now: sign with the new secret only",
+      request: { params: ZSubscriptionParams },
+      responses: { 204: { description: "Deliveries are signed with the current secret only" }, ...common({ 404: "No such subscription" }) },
     }),
   };
 }

@@ -51,6 +51,16 @@ class PrepareMemo {
 }
 
 /**
+ * The secrets a delivery is signed with: during a rotation's overlap the previous one first, then the
+ * current one (two `v1=` entries, so a receiver verifying with either passes); else the current one.
+ */
+function signingSecrets(memo: PrepareMemo, row: AttemptRow, now: Date): string[] {
+  const current = memo.secret(row.secretEnc);
+  if (row.previousSecretEnc === null || row.previousSecretExpiresAt === null || row.previousSecretExpiresAt <= now) return [current];
+  return [memo.secret(row.previousSecretEnc), current];
+}
+
+/**
  * Decides whether attempt `attempt` of the delivery is to be made now and settles the cases where it
  * is not: an attempt number already in the log, or a delivery no longer pending, is skipped; a
  * deleted or disabled subscription, or a vanished event, stops the delivery.
@@ -88,7 +98,7 @@ async function prepareAttempt(ctx: DispatcherContext, memo: PrepareMemo, row: At
     "X-Event-Type": row.eventType,
   };
   // The secret is decrypted here and lives only for these attempts: job data carries ids only.
-  headers["X-Event-Signature"] = signDelivery({ secret: memo.secret(row.secretEnc), body, headers });
+  headers["X-Event-Signature"] = signDelivery({ secret: signingSecrets(memo, row, new Date()), body, headers });
   return { row, attempt, request: { url: row.endpoint, body, headers }, log };
 }
 
