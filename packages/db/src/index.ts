@@ -67,6 +67,7 @@ export type {
   WebhookSubscription,
   WebhookDelivery,
   WebhookAttempt,
+  WebhookRecoverTask,
   LogEntry,
   Folder,
   Contact,

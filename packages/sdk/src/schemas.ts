@@ -195,6 +195,27 @@ export const ZRotatedSecret = z.object({
 });
 export type RotatedSecret = z.infer<typeof ZRotatedSecret>;
 
+export const ZRecoverTask = z.object({
+  id: z.string(),
+  subscriptionId: z.string(),
+  since: z.string(),
+  until: z.string(),
+  /** true: every delivery of the window; false: only those that failed. */
+  all: z.boolean(),
+  /** queued | running | completed | cancelled (the subscription was disabled or deleted first). */
+  state: z.string(),
+  /** Deliveries the window held when the task started; null until then. */
+  total: z.number().nullable(),
+  /** Deliveries put back on a new ladder so far. */
+  queued: z.number(),
+  /** Deliveries of the window that succeeded since the task was created. */
+  delivered: z.number(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+/** A recover task and its progress. */
+export type RecoverTask = z.infer<typeof ZRecoverTask>;
+
 export const ZDeliveryAttempt = z.object({
   id: z.string(),
   eventId: z.string(),

@@ -4,10 +4,12 @@ import type { EventTypeName } from "./event-types";
 import {
   ZDeliveryPage,
   ZEventIdAnswer,
+  ZRecoverTask,
   ZRotatedSecret,
   ZSubscription,
   type DeliveryAttempt,
   type DeliveryPage,
+  type RecoverTask,
   type RotatedSecret,
   type Subscription,
 } from "./schemas";
@@ -35,6 +37,16 @@ export interface SubscriptionUpdate {
   maxPerSecond?: number | null;
   ordered?: boolean;
 }
+
+/** The window of a recover: deliveries made at or after `since` and before `until` (default now). */
+export interface RecoverWindow {
+  since: Date | string;
+  until?: Date | string;
+  /** Every delivery of the window, not only the failed ones. */
+  all?: boolean;
+}
+
+const isoOf = (t: Date | string) => (typeof t === "string" ? t : t.toISOString());
 
 export interface DeliveriesQuery {
   /** 1 to 100; server default 50. */
@@ -123,5 +135,19 @@ export class Subscriptions {
   /** Ends a rotation's overlap now (204): deliveries carry the current secret's signature only. */
   revokePreviousSecret(id: string): Promise<void> {
     return this.api.empty({ method: "DELETE", path: `${byId(id)}/previous-secret`, auth: "webhook" });
+  }
+
+  /**
+   * Delivers again every event of the window whose delivery failed (or all), each once with its
+   * X-Event-Id, as a task (202) whose progress `recoverTask` reads.
+   */
+  recover(id: string, window: RecoverWindow): Promise<RecoverTask> {
+    const json = { since: isoOf(window.since), ...(window.until !== undefined ? { until: isoOf(window.until) } : {}), ...(window.all ? { all: true } : {}) };
+    return this.api.json({ method: "POST", path: `${byId(id)}/recover`, auth: "webhook", json }, ZRecoverTask);
+  }
+
+  /** A recover task's progress: state, total, queued, delivered. */
+  recoverTask(id: string, taskId: string): Promise<RecoverTask> {
+    return this.api.json({ method: "GET", path: `${byId(id)}/recover-tasks/${encodeURIComponent(taskId)}`, auth: "webhook" }, ZRecoverTask);
   }
 }

@@ -5,7 +5,7 @@ import type { Producer } from "@esign/queue";
 import type { WebhookSender } from "./domain/send-webhook";
 
 export interface DispatcherContext {
-  config: Pick<AppConfig, "ENCRYPTION_KEY" | "WEBHOOK_LADDER_SCALE">;
+  config: Pick<AppConfig, "ENCRYPTION_KEY" | "WEBHOOK_LADDER_SCALE" | "WEBHOOK_RECOVER_BATCH_SIZE" | "WEBHOOK_RECOVER_BATCH_PAUSE_MS">;
   logger: Logger;
   db: Db;
   /** Enqueues from job handlers; waits through a Redis outage rather than failing the job. */

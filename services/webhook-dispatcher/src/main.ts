@@ -5,6 +5,7 @@ import type { DispatcherContext } from "./context";
 import { WebhookSender } from "./domain/send-webhook";
 import { deliverWebhookJob } from "./jobs/deliver-webhook.job";
 import { dispatchEventJob } from "./jobs/dispatch-event.job";
+import { recoverJob } from "./jobs/recover.job";
 import { startSweepTimer } from "./sweep/sweep-timer";
 import { DEFAULT_SWEEP_OPTIONS, RECONNECT_SWEEP_OPTIONS, observeWebhookBacklog, sweepWebhooks } from "./sweep/sweep-webhooks";
 
@@ -36,7 +37,7 @@ runWorkerService("webhook-dispatcher", { defaultHealthPort: DEFAULT_HEALTH_PORT 
   );
   const webhooksWorker = startWorker(
     "webhooks",
-    { deliver: (data) => deliverWebhookJob(ctx, data) },
+    { deliver: (data) => deliverWebhookJob(ctx, data), recover: (data) => recoverJob(ctx, data) },
     { ...workerOptions, concurrency: config.WEBHOOK_CONCURRENCY },
   );
 
@@ -60,7 +61,7 @@ runWorkerService("webhook-dispatcher", { defaultHealthPort: DEFAULT_HEALTH_PORT 
     metrics: recovery,
     sweep: async () => {
       const r = await sweepWebhooks(db, failFastProducer, logger, RECONNECT_SWEEP_OPTIONS);
-      return r.deliveriesRequeued + r.notificationsRequeued;
+      return r.deliveriesRequeued + r.notificationsRequeued + r.recoverTasksRequeued;
     },
   });
 

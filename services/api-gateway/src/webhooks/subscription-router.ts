@@ -4,6 +4,7 @@ import type { GatewayContext } from "../context";
 import { authenticate, principalOf } from "../auth/authenticate";
 import { requestIdOf } from "../http/request-context";
 import { deliveriesRouter } from "./deliveries-route";
+import { recoverRouter } from "./recover-route";
 import { secretRotationRouter } from "./secret-rotation-route";
 import { ownedSubscription, requireActive, subscriptionNotFound } from "./owned-subscription";
 import { presentSubscription } from "./present-subscription";
@@ -81,5 +82,6 @@ export function webhookSubscriptionRouter(ctx: GatewayContext): Router {
 
   router.use(deliveriesRouter(ctx, auth, routes));
   router.use(secretRotationRouter(ctx, auth, routes));
+  router.use(recoverRouter(ctx, auth, routes));
   return router;
 }

@@ -194,3 +194,35 @@ export const ZRotatedSecret = component(
     previousSecretExpiresAt: isoTime().nullable().describe("Until when deliveries carry a second v1 made with the previous secret; null for no overlap"),
   }),
 );
+
+export const ZRecoverTaskParams = z.object({ id: ZResourceId, taskId: ZResourceId });
+
+export const ZRecoverBody = component(
+  "RecoverRequest",
+  z
+    .object({
+      since: z.iso.datetime({ offset: true }).describe("Start of the window (deliveries made at or after it), ISO 8601"),
+      until: z.iso.datetime({ offset: true }).optional().describe("End of the window (deliveries made before it); default now"),
+      all: z.boolean().default(false).describe("Every delivery of the window, not only those that failed"),
+    })
+    .refine((b) => b.until === undefined || Date.parse(b.since) < Date.parse(b.until), { message: "must be before until", path: ["since"] }),
+);
+export type TRecoverBody = z.output<typeof ZRecoverBody>;
+
+export const ZRecoverTask = component(
+  "RecoverTask",
+  z.object({
+    id: z.uuid(),
+    subscriptionId: z.uuid(),
+    since: isoTime(),
+    until: isoTime(),
+    all: z.boolean(),
+    state: z.enum(["queued", "running", "completed", "cancelled"]).describe("cancelled: the subscription was disabled or deleted before the end"),
+    total: z.int().nullable().describe("Deliveries the window held when the task started; null until then"),
+    queued: z.int().describe("Deliveries put back on a new ladder so far (each event once, same X-Event-Id)"),
+    delivered: z.int().describe("Deliveries of the window that succeeded since the task was created"),
+    createdAt: isoTime(),
+    finishedAt: isoTime().nullable(),
+  }),
+);
+export type RecoverTaskView = z.input<typeof ZRecoverTask>;

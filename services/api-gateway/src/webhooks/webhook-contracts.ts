@@ -7,6 +7,9 @@ import {
   ZDeliveriesQuery,
   ZDeliveryPage,
   ZEventIdAnswer,
+  ZRecoverBody,
+  ZRecoverTask,
+  ZRecoverTaskParams,
   ZRedeliverParams,
   ZRotatedSecret,
   ZRotateSecretBody,
@@ -160,6 +163,30 @@ export function webhookRoutes(config: Pick<AppConfig, "WEBHOOK_ALLOW_PRIVATE" | 
       summary: "End a rotation's overlap now: sign with the new secret only",
       request: { params: ZSubscriptionParams },
       responses: { 204: { description: "Deliveries are signed with the current secret only" }, ...common({ 404: "No such subscription" }) },
+    }),
+    recoverDeliveries: route({
+      ...base,
+      method: "post",
+      path: `${byId}/recover`,
+      operationId: "recoverDeliveries",
+      summary: "Deliver again every event whose delivery failed (or all, on request) in a time window",
+      description:
+        "Starts a tracked task: the deliveries made in [since, until) that failed (`all: true`: every one) are put back on a new " +
+        "ladder in batches, each event once and with its X-Event-Id. Read its progress at `recover-tasks/{taskId}`.",
+      request: { params: ZSubscriptionParams, body: { schema: ZRecoverBody, mediaTypes: ["application/json"] } },
+      responses: {
+        202: { description: "The task, queued", content: json(ZRecoverTask) },
+        ...common({ 400: "Invalid window", 404: "No such subscription", 409: "The subscription is disabled" }),
+      },
+    }),
+    getRecoverTask: route({
+      ...base,
+      method: "get",
+      path: `${byId}/recover-tasks/{taskId}`,
+      operationId: "getRecoverTask",
+      summary: "Progress of a recover task",
+      request: { params: ZRecoverTaskParams },
+      responses: { 200: { description: "The task", content: json(ZRecoverTask) }, ...common({ 404: "No such subscription or task" }) },
     }),
   };
 }

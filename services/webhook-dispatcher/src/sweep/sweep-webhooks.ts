@@ -2,7 +2,7 @@ import type { Db } from "@esign/db";
 import type { Logger } from "@esign/logger";
 import type { Producer } from "@esign/queue";
 import { scrapedGauge } from "@esign/runtime";
-import { DELIVERY_STATE, ensureAttemptNow, ensureDisabledNotification } from "@esign/webhooks";
+import { DELIVERY_STATE, ensureAttemptNow, ensureDisabledNotification, ensureRecoverJob, RECOVER_STATE } from "@esign/webhooks";
 
 export interface SweepOptions {
   /** How long past its time a delivery (or a notification) may go without a job before it is re-enqueued. */
@@ -30,6 +30,7 @@ export const FIRST_ATTEMPT_GRACE_MS = 30_000;
 export interface SweepResult {
   deliveriesRequeued: number;
   notificationsRequeued: number;
+  recoverTasksRequeued: number;
 }
 
 /**
@@ -76,7 +77,21 @@ export async function sweepWebhooks(db: Db, producer: Producer, logger: Logger, 
     notificationsRequeued += 1;
     logger.info("owed subscription-disabled notification re-enqueued", { subscriptionId: s.id, outcome });
   }
-  return { deliveriesRequeued, notificationsRequeued };
+  // Recover tasks not finished and not moved on for the grace period: their job was lost or gave up.
+  const stalled = await db.webhookRecoverTask.findMany({
+    where: { state: { in: [RECOVER_STATE.queued, RECOVER_STATE.running] }, updatedAt: { lt: cutoff } },
+    select: { id: true },
+    orderBy: { updatedAt: "asc" },
+    take: options.limit,
+  });
+  let recoverTasksRequeued = 0;
+  for (const t of stalled) {
+    const outcome = await ensureRecoverJob(producer, t.id);
+    if (outcome === "exists") continue;
+    recoverTasksRequeued += 1;
+    logger.info("unfinished recover task re-enqueued", { recoverTaskId: t.id, outcome });
+  }
+  return { deliveriesRequeued, notificationsRequeued, recoverTasksRequeued };
 }
 
 /**
