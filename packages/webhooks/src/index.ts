@@ -38,6 +38,7 @@ export {
   dispatchJobId,
   subscriptionDisabledJobId,
   scheduleAttempt,
+  scheduleThrottledAttempt,
   ensureAttemptNow,
   ensureDisabledNotification,
 } from "./delivery-jobs";

@@ -3,6 +3,7 @@ import { startWorker, sweepOnReconnect } from "@esign/queue";
 import { recoveryMetrics, runWorkerService } from "@esign/runtime";
 import type { DispatcherContext } from "./context";
 import { WebhookSender } from "./domain/send-webhook";
+import { RedisThrottle } from "./domain/throttle";
 import { deliverWebhookJob } from "./jobs/deliver-webhook.job";
 import { dispatchEventJob } from "./jobs/dispatch-event.job";
 import { recoverJob } from "./jobs/recover.job";
@@ -26,7 +27,10 @@ runWorkerService("webhook-dispatcher", { defaultHealthPort: DEFAULT_HEALTH_PORT 
     allowedNetworks: config.WEBHOOK_ALLOWED_PRIVATE_NETWORKS,
     maxInFlight: config.WEBHOOK_CONCURRENCY,
   });
-  const ctx: DispatcherContext = { config, logger, db, producer, sender };
+  // Throttle turns on the fail-fast connection: a turn that cannot be reserved fails its job (retried,
+  // or found by the sweeper) rather than holding it through a Redis outage.
+  const throttle = new RedisThrottle(failFastConnection, config.QUEUE_PREFIX);
+  const ctx: DispatcherContext = { config, logger, db, producer, sender, throttle };
 
   // Both mostly wait on the network (an event job makes its first attempts, each at most 200 ms + 1 s),
   // hence the higher concurrency; the sender keeps the requests in flight to WEBHOOK_CONCURRENCY.
@@ -61,7 +65,7 @@ runWorkerService("webhook-dispatcher", { defaultHealthPort: DEFAULT_HEALTH_PORT 
     metrics: recovery,
     sweep: async () => {
       const r = await sweepWebhooks(db, failFastProducer, logger, RECONNECT_SWEEP_OPTIONS);
-      return r.deliveriesRequeued + r.notificationsRequeued + r.recoverTasksRequeued;
+      return r.deliveriesRequeued + r.notificationsRequeued + r.recoverTasksRequeued + r.heldReleased;
     },
   });
 

@@ -2,6 +2,7 @@ import type { Db } from "@esign/db";
 import type { Logger } from "@esign/logger";
 import type { Producer } from "@esign/queue";
 import { scrapedGauge } from "@esign/runtime";
+import { releaseOrphanedHeld } from "../domain/ordering";
 import { DELIVERY_STATE, ensureAttemptNow, ensureDisabledNotification, ensureRecoverJob, RECOVER_STATE } from "@esign/webhooks";
 
 export interface SweepOptions {
@@ -31,6 +32,7 @@ export interface SweepResult {
   deliveriesRequeued: number;
   notificationsRequeued: number;
   recoverTasksRequeued: number;
+  heldReleased: number;
 }
 
 /**
@@ -91,7 +93,10 @@ export async function sweepWebhooks(db: Db, producer: Producer, logger: Logger, 
     recoverTasksRequeued += 1;
     logger.info("unfinished recover task re-enqueued", { recoverTaskId: t.id, outcome });
   }
-  return { deliveriesRequeued, notificationsRequeued, recoverTasksRequeued };
+  // Ordered deliveries held behind an event that has ended without releasing them.
+  const heldReleased = await releaseOrphanedHeld({ db, producer }, options.limit);
+  if (heldReleased > 0) logger.info("held ordered deliveries released", { heldReleased });
+  return { deliveriesRequeued, notificationsRequeued, recoverTasksRequeued, heldReleased };
 }
 
 /**
