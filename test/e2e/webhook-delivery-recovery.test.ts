@@ -161,7 +161,7 @@ describe("never lost", () => {
     await world.db.webhookSubscription.update({ where: { id: disabled.id }, data: { isActive: false, disabledAt: longAgo } });
 
     const first = await sweepWebhooks(world.db, producer, logger, { graceMs: 30_000, limit: 100 });
-    expect(first).toEqual({ deliveriesRequeued: 2, notificationsRequeued: 1, recoverTasksRequeued: 0, heldReleased: 0 });
+    expect(first).toEqual({ deliveriesRequeued: 2, notificationsRequeued: 1, recoverTasksRequeued: 0, heldReleased: 0, failingWarned: 0 });
     const job = await producer.queue("notifications").getJob(subscriptionDisabledJobId(disabled.id, longAgo));
     expect(job?.data).toEqual({ subscriptionId: disabled.id });
     await succeeded([lost.eventId, finished.eventId]);
@@ -173,6 +173,7 @@ describe("never lost", () => {
       notificationsRequeued: 0,
       recoverTasksRequeued: 0,
       heldReleased: 0,
+      failingWarned: 0,
     });
   });
 });

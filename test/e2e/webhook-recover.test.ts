@@ -1,5 +1,5 @@
 import type { CustomerCredentials } from "@esign/accounts";
-import { EsignApiError, EsignClient, type RecoverTask } from "@esign/sdk";
+import { type EsignApiError, EsignClient, type RecoverTask } from "@esign/sdk";
 import { startReceiver, type Receiver } from "../support/receiver";
 import { startSystem, type System } from "../support/system";
 import { createWorld, DEFAULT_EVENT_TYPE, eventually, type World } from "../support/webhook-world";

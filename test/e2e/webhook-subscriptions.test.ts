@@ -53,7 +53,19 @@ describe("create, read, edit, delete", () => {
     expect(a.status).toBe(201);
     // Penneo's fields, then this platform's (issue 29: throttle, ordering, rotation overlap).
     expect(Object.keys(a.body).sort()).toEqual(
-      ["createdAt", "customerId", "endpoint", "eventTypes", "id", "isActive", "secret", "updatedAt", "maxPerSecond", "ordered", "previousSecretExpiresAt"].sort(),
+      [
+        "createdAt",
+        "customerId",
+        "endpoint",
+        "eventTypes",
+        "id",
+        "isActive",
+        "secret",
+        "updatedAt",
+        "maxPerSecond",
+        "ordered",
+        "previousSecretExpiresAt",
+      ].sort(),
     );
     expect(a.body).toMatchObject({ customerId: t.customerId, isActive: true, endpoint: body.endpoint });
     expect(a.body.eventTypes).toEqual(["sign.signer.signed", "sign.casefile.completed"]);

@@ -81,6 +81,8 @@ export const jobCatalog = {
   },
   notifications: {
     "subscription-disabled": job({ schema: z.object({ subscriptionId: z.uuid() }), attempts: 5, backoffMs: 5000 }),
+    /** The "deliveries failing" warning of the streak that began at `since` (ms). */
+    "subscription-failing": job({ schema: z.object({ subscriptionId: z.uuid(), since: z.number().int().nonnegative() }), attempts: 5, backoffMs: 5000 }),
     /** The signing request of one activation of a signer (routed from sign.signer.requestActivated). */
     "signing-request": job({ schema: z.object({ signerId: z.number().int().positive(), eventId: z.uuid() }), attempts: 5, backoffMs: 5000 }),
     /**

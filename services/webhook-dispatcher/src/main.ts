@@ -51,7 +51,8 @@ runWorkerService("webhook-dispatcher", { defaultHealthPort: DEFAULT_HEALTH_PORT 
   // casefile-worker, or webhooks that must flow while the casefile-worker restarts).
   const relay = config.OUTBOX_RELAY_SERVICES.includes("webhook-dispatcher") ? startOutboxRelay(config, db, logger, recovery) : undefined;
   // SWEEP_INTERVAL_MS (15 s), the first a third of it after the start: soon after a crash.
-  const sweeper = startSweepTimer(() => sweepWebhooks(db, failFastProducer, logger, DEFAULT_SWEEP_OPTIONS), {
+  const failingAfterMs = config.WEBHOOK_FAILING_AFTER_MS;
+  const sweeper = startSweepTimer(() => sweepWebhooks(db, failFastProducer, logger, { ...DEFAULT_SWEEP_OPTIONS, failingAfterMs }), {
     intervalMs: config.SWEEP_INTERVAL_MS,
     firstDelayMs: Math.round(config.SWEEP_INTERVAL_MS / 3),
     logger,
@@ -64,7 +65,7 @@ runWorkerService("webhook-dispatcher", { defaultHealthPort: DEFAULT_HEALTH_PORT 
     logger,
     metrics: recovery,
     sweep: async () => {
-      const r = await sweepWebhooks(db, failFastProducer, logger, RECONNECT_SWEEP_OPTIONS);
+      const r = await sweepWebhooks(db, failFastProducer, logger, { ...RECONNECT_SWEEP_OPTIONS, failingAfterMs });
       return r.deliveriesRequeued + r.notificationsRequeued + r.recoverTasksRequeued + r.heldReleased;
     },
   });

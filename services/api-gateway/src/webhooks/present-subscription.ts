@@ -4,7 +4,8 @@ import type { SubscriptionView } from "./subscription-schemas";
 
 /** The contract's subscription object. The secret is stored encrypted and shown on every read (spec). */
 export function presentSubscription(sub: WebhookSubscription, encryptionKey: string, now = new Date()): SubscriptionView {
-  const overlapEnds = sub.previousSecretEnc !== null && sub.previousSecretExpiresAt !== null && sub.previousSecretExpiresAt > now ? sub.previousSecretExpiresAt : null;
+  const overlapEnds =
+    sub.previousSecretEnc !== null && sub.previousSecretExpiresAt !== null && sub.previousSecretExpiresAt > now ? sub.previousSecretExpiresAt : null;
   return {
     customerId: sub.customerId,
     id: sub.id,

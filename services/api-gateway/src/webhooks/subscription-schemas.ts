@@ -53,7 +53,9 @@ const ZMaxPerSecond = z
   .max(MAX_PER_SECOND)
   .nullable()
   .describe("Deliveries per second at most; a burst beyond it is spread out, never dropped. null: no limit");
-const ZOrdered = z.boolean().describe("Deliver the events of one case file in the order they happened; a failing one holds the later ones of its case file only");
+const ZOrdered = z
+  .boolean()
+  .describe("Deliver the events of one case file in the order they happened; a failing one holds the later ones of its case file only");
 
 /**
  * Penneo's sdk-net writes entity properties by their C# names (`{"Endpoint": ..., "EventTypes": [...]}`),

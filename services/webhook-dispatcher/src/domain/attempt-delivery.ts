@@ -227,10 +227,7 @@ export async function attemptDeliveries(ctx: DispatcherContext, items: readonly 
  * else about a waiting delivery changes: no attempt, no ladder step. Returns the attempts to make
  * together now (unthrottled) and the throttled ones already under way.
  */
-async function takeTurns(
-  ctx: DispatcherContext,
-  prepared: readonly PreparedAttempt[],
-): Promise<{ now: PreparedAttempt[]; started: Promise<Delivered[]>[] }> {
+async function takeTurns(ctx: DispatcherContext, prepared: readonly PreparedAttempt[]): Promise<{ now: PreparedAttempt[]; started: Promise<Delivered[]>[] }> {
   const now: PreparedAttempt[] = [];
   const started: Promise<Delivered[]>[] = [];
   for (const p of prepared) {

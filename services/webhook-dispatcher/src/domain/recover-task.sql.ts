@@ -54,9 +54,7 @@ interface Window {
 function inWindow(eb: ExpressionBuilder<{ d: DB["WebhookDelivery"] }, "d">, w: Window) {
   const conditions = [eb("d.subscriptionId", "=", w.subscriptionId), eb("d.createdAt", ">=", w.since), eb("d.createdAt", "<", w.until)];
   if (!w.includeAll) {
-    conditions.push(
-      eb.or([eb("d.state", "in", ["exhausted", "suspended"]), eb.and([eb("d.state", "=", "pending"), eb("d.ladderStep", ">", 0)])]),
-    );
+    conditions.push(eb.or([eb("d.state", "in", ["exhausted", "suspended"]), eb.and([eb("d.state", "=", "pending"), eb("d.ladderStep", ">", 0)])]));
   }
   return eb.and(conditions);
 }

@@ -5,9 +5,7 @@ import { advanceRecoverTaskSql, countRecoverableSql, lockRecoverTaskSql, recover
 
 type BatchOutcome =
   /** Another transaction holds the task (a second replica): it goes on from where it is. */
-  | { kind: "busy" }
-  | { kind: "finished"; state: string }
-  | { kind: "batch"; requeued: { id: string; attempts: number }[]; last: boolean };
+  { kind: "busy" } | { kind: "finished"; state: string } | { kind: "batch"; requeued: { id: string; attempts: number }[]; last: boolean };
 
 /**
  * One batch of a recover task, in one transaction: the task's row locked (SKIP LOCKED), the next

@@ -3,6 +3,9 @@ import type { Logger } from "@esign/logger";
 import type { Producer } from "@esign/queue";
 import { scrapedGauge } from "@esign/runtime";
 import { releaseOrphanedHeld } from "../domain/ordering";
+import { warnFailingSubscriptions } from "./warn-failing";
+
+const DEFAULT_FAILING_AFTER_MS = 86_400_000;
 import { DELIVERY_STATE, ensureAttemptNow, ensureDisabledNotification, ensureRecoverJob, RECOVER_STATE } from "@esign/webhooks";
 
 export interface SweepOptions {
@@ -10,6 +13,8 @@ export interface SweepOptions {
   graceMs: number;
   /** Rows looked at per kind and sweep; the rest waits for the next sweep. */
   limit: number;
+  /** WEBHOOK_FAILING_AFTER_MS: failing this long with no success -> the failing warning. */
+  failingAfterMs?: number;
 }
 
 export const DEFAULT_SWEEP_OPTIONS: SweepOptions = { graceMs: 30_000, limit: 500 };
@@ -33,6 +38,7 @@ export interface SweepResult {
   notificationsRequeued: number;
   recoverTasksRequeued: number;
   heldReleased: number;
+  failingWarned: number;
 }
 
 /**
@@ -96,7 +102,8 @@ export async function sweepWebhooks(db: Db, producer: Producer, logger: Logger, 
   // Ordered deliveries held behind an event that has ended without releasing them.
   const heldReleased = await releaseOrphanedHeld({ db, producer }, options.limit);
   if (heldReleased > 0) logger.info("held ordered deliveries released", { heldReleased });
-  return { deliveriesRequeued, notificationsRequeued, recoverTasksRequeued, heldReleased };
+  const failingWarned = await warnFailingSubscriptions(db, producer, logger, options.failingAfterMs ?? DEFAULT_FAILING_AFTER_MS, options.limit);
+  return { deliveriesRequeued, notificationsRequeued, recoverTasksRequeued, heldReleased, failingWarned };
 }
 
 /**

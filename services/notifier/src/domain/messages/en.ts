@@ -58,4 +58,10 @@ export const en: NotifierMessages = {
       networkError: "a network error interrupted the request",
     },
   },
+  subscriptionFailing: {
+    subject: (endpoint) => `Webhook deliveries failing: ${endpoint}`,
+    intro: (customer, since) => `Deliveries to a webhook subscription of ${customer} have been failing since ${since}, with no successful delivery since then.`,
+    action:
+      "The failed events are retried every hour. If the endpoint does not answer 2xx within 1 second before the last retry, the subscription will be disabled. Fix the endpoint now; nothing is lost while the subscription stays active.",
+  },
 };

@@ -61,4 +61,11 @@ export const fi: NotifierMessages = {
       networkError: "verkkovirhe keskeytti pyynnön",
     },
   },
+  subscriptionFailing: {
+    subject: (endpoint) => `Webhook-toimitukset epäonnistuvat: ${endpoint}`,
+    intro: (customer, since) =>
+      `Toimitukset asiakkaan ${customer} webhook-tilaukselle ovat epäonnistuneet ${since} alkaen, eikä yksikään toimitus ole sen jälkeen onnistunut.`,
+    action:
+      "Epäonnistuneita tapahtumia yritetään uudelleen tunnin välein. Jos päätepiste ei vastaa 2xx-koodilla 1 sekunnin kuluessa ennen viimeistä yritystä, tilaus poistetaan käytöstä. Korjaa päätepiste nyt; mitään ei menetetä niin kauan kuin tilaus on käytössä.",
+  },
 };

@@ -60,4 +60,10 @@ export const fr: NotifierMessages = {
       networkError: "une erreur réseau a interrompu la requête",
     },
   },
+  subscriptionFailing: {
+    subject: (endpoint) => `Échec des livraisons webhook : ${endpoint}`,
+    intro: (customer, since) => `Les livraisons à un abonnement webhook de ${customer} échouent depuis ${since}, sans aucune livraison réussie depuis.`,
+    action:
+      "Les événements en échec sont réessayés toutes les heures. Si le point de terminaison ne répond pas 2xx en moins d’une seconde avant la dernière tentative, l’abonnement sera désactivé. Corrigez-le maintenant ; rien n’est perdu tant que l’abonnement reste actif.",
+  },
 };

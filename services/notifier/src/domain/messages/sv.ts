@@ -59,4 +59,11 @@ export const sv: NotifierMessages = {
       networkError: "ett nätverksfel avbröt anropet",
     },
   },
+  subscriptionFailing: {
+    subject: (endpoint) => `Webhook-leveranser misslyckas: ${endpoint}`,
+    intro: (customer, since) =>
+      `Leveranser till en webhook-prenumeration hos ${customer} har misslyckats sedan ${since}, utan någon lyckad leverans sedan dess.`,
+    action:
+      "De misslyckade händelserna försöks igen varje timme. Om slutpunkten inte svarar 2xx inom 1 sekund före det sista försöket inaktiveras prenumerationen. Åtgärda slutpunkten nu; inget går förlorat så länge prenumerationen är aktiv.",
+  },
 };
