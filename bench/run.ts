@@ -1,7 +1,7 @@
 // `pnpm bench`: starts the platform in production mode against local PostgreSQL and Redis, runs each
 // scenario (with its baseline, interleaved, in this same run) and writes bench/results/<date>.json,
 // <date>.md (summary with pass/short per target) and <date>.svg (latency percentiles).
-// Options: --only create,completed,dispatch,retry,upload,seal,sql,search   --quick   --profile api-gateway,webhook-dispatcher,...
+// Options: --only create,completed,dispatch,retry,upload,seal,sql,search,controls   --quick   --profile api-gateway,webhook-dispatcher,...
 //          --keep (keep databases, Redis keys and files)   --out <dir>
 //          --redis local (use the shared local Redis as it is configured, instead of a private
 //          redis-server with the production settings)   --redis-hz <n> (private server, another hz)
@@ -22,6 +22,7 @@ import { retryLoadScenario } from "./scenarios/retry-load";
 import { sealScenario } from "./scenarios/seal";
 import { searchScenario } from "./scenarios/search";
 import { typedSqlScenario } from "./scenarios/typed-sql";
+import { webhookControlsScenario } from "./scenarios/webhook-controls";
 import type { BenchContext, Scenario, ScenarioResult } from "./scenarios/types";
 import { summarizeProfile } from "./support/cpuprofile";
 import { startPrivateRedis } from "./support/private-redis";
@@ -39,6 +40,7 @@ const SCENARIOS: Record<string, Scenario> = {
   seal: sealScenario,
   sql: typedSqlScenario,
   search: searchScenario,
+  controls: webhookControlsScenario,
 };
 
 function arg(name: string): string | undefined {

@@ -10,10 +10,15 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 // A relative import until the root package.json lists @esign/sdk.
-import { EVENT_TYPES, EsignApiError, EsignClient, MemoryEventIdStore, verifyWebhook, type Subscription } from "@esign/sdk";
+import { EVENT_TYPES, EsignApiError, EsignClient, MemoryEventIdStore, parseSignatureHeader, verifyWebhook, type Subscription } from "@esign/sdk";
 
 const USAGE = `usage: pnpm exec tsx scripts/cli-listen.ts --base-url URL --client-id ID --client-secret SECRET --events a,b|all
          [--forward-to URL] [--port N] [--path /webhooks] [--api-key KEY --api-secret SECRET]
+         [--max-per-second N] [--ordered]
+
+--max-per-second N throttles the temporary subscription (deliveries per second at most); --ordered
+delivers each case file's events in order. A delivery made during a secret rotation's overlap shows
+"2 signatures" (old and new secret's v1).
 
 Creates a temporary webhook subscription that points at a receiver on 127.0.0.1 and deletes it on exit.
 Works against a gateway in development mode only: production gateways refuse http and loopback endpoints.
@@ -52,6 +57,8 @@ interface Options {
   forwardTo?: string;
   port: number;
   path: string;
+  maxPerSecond?: number;
+  ordered: boolean;
 }
 
 function parseOptions(argv: string[]): Options | "help" {
@@ -67,6 +74,8 @@ function parseOptions(argv: string[]): Options | "help" {
       "forward-to": { type: "string" },
       port: { type: "string" },
       path: { type: "string" },
+      "max-per-second": { type: "string" },
+      ordered: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -92,7 +101,12 @@ function parseOptions(argv: string[]): Options | "help" {
   if ((values["api-key"] === undefined) !== (values["api-secret"] === undefined)) throw new UsageError("--api-key and --api-secret go together");
   const path = values.path ?? "/webhooks";
   if (!path.startsWith("/")) throw new UsageError("--path must start with /");
+  const maxPerSecond = values["max-per-second"] === undefined ? undefined : Number(values["max-per-second"]);
+  if (maxPerSecond !== undefined && (!Number.isInteger(maxPerSecond) || maxPerSecond < 1))
+    throw new UsageError("--max-per-second must be a whole number of at least 1");
   return {
+    ...(maxPerSecond !== undefined ? { maxPerSecond } : {}),
+    ordered: values.ordered === true,
     baseUrl,
     clientId,
     clientSecret,
@@ -164,7 +178,9 @@ async function main(): Promise<number> {
       verdict = "NOT VERIFIED (arrived before the subscription existed)";
     } else {
       const result = await verifyWebhook({ secret, rawBody, headers, eventIdStore: seen });
-      if (result.ok) verdict = "verified";
+      const parsed = parseSignatureHeader(headerValue(headers, "x-event-signature"));
+      const overlap = parsed.ok && parsed.header.signatures.length > 1 ? `, ${parsed.header.signatures.length} signatures (secret rotation overlap)` : "";
+      if (result.ok) verdict = `verified${overlap}`;
       else if (result.reason === "replayed_event") verdict = "verified, repeated event id (a retry or redelivery)";
       else verdict = `NOT VERIFIED (${result.reason}: ${result.message})`;
     }
@@ -257,7 +273,12 @@ async function main(): Promise<number> {
     process.on("SIGTERM", onSignal);
   });
 
-  const create = client.subscriptions.create({ eventTypes: opts.eventTypes, endpoint });
+  const create = client.subscriptions.create({
+    eventTypes: opts.eventTypes,
+    endpoint,
+    ...(opts.maxPerSecond !== undefined ? { maxPerSecond: opts.maxPerSecond } : {}),
+    ...(opts.ordered ? { ordered: true } : {}),
+  });
   creating = create;
   let sub: Subscription;
   try {
@@ -275,7 +296,8 @@ async function main(): Promise<number> {
   secret = sub.secret;
   out(`Listening on ${endpoint}`);
   const types = sub.eventTypes.length === EVENT_TYPES.length ? "all event types" : sub.eventTypes.join(", ");
-  out(`Temporary subscription ${sub.id} (${types})`);
+  const controls = [sub.maxPerSecond ? `at most ${sub.maxPerSecond}/s` : "", sub.ordered ? "ordered per case file" : ""].filter(Boolean).join(", ");
+  out(`Temporary subscription ${sub.id} (${types})${controls ? `, ${controls}` : ""}`);
   out(`Webhook secret of this subscription (for the handler behind --forward-to): ${sub.secret}`);
   if (opts.forwardTo !== undefined) out(`Forwarding each delivery to ${opts.forwardTo}`);
   out("Press Ctrl-C to stop; the subscription is deleted on exit.");

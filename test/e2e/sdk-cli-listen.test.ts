@@ -138,6 +138,18 @@ describe("cli-listen", () => {
     await expect(sdk.subscriptions.get(subscriptionId!)).rejects.toMatchObject({ status: 404 });
   });
 
+  it("--max-per-second and --ordered set the subscription's controls; a delivery during a rotation's overlap shows both signatures", async () => {
+    const cli = listen([...baseArgs(), "--events", "webhook.subscription.test", "--max-per-second", "5", "--ordered"]);
+    const [, subscriptionId] = await cli.line(/^Temporary subscription ([0-9a-f-]{36}) \(webhook\.subscription\.test\), at most 5\/s, ordered per case file$/);
+    expect(await sdk.subscriptions.get(subscriptionId!)).toMatchObject({ maxPerSecond: 5, ordered: true });
+    await sdk.subscriptions.rotateSecret(subscriptionId!, { overlapSeconds: 600 });
+    const { eventId } = await sdk.subscriptions.sendTest(subscriptionId!);
+    // The CLI verifies with the secret it was given at the start (now the old one): still verified.
+    await cli.line(new RegExp(`webhook\\.subscription\\.test  ${eventId}  verified, 2 signatures \\(secret rotation overlap\\)`));
+    cli.kill("SIGTERM");
+    expect(await cli.exited).toBe(0);
+  });
+
   it("refuses bad usage with exit code 2, and reports a refused subscription with exit code 1", async () => {
     const usage = listen(["--base-url", system.gateway.url]);
     expect(await usage.exited).toBe(2);

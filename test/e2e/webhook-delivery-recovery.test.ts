@@ -161,14 +161,20 @@ describe("never lost", () => {
     await world.db.webhookSubscription.update({ where: { id: disabled.id }, data: { isActive: false, disabledAt: longAgo } });
 
     const first = await sweepWebhooks(world.db, producer, logger, { graceMs: 30_000, limit: 100 });
-    expect(first).toEqual({ deliveriesRequeued: 2, notificationsRequeued: 1 });
+    expect(first).toEqual({ deliveriesRequeued: 2, notificationsRequeued: 1, recoverTasksRequeued: 0, heldReleased: 0, failingWarned: 0 });
     const job = await producer.queue("notifications").getJob(subscriptionDisabledJobId(disabled.id, longAgo));
     expect(job?.data).toEqual({ subscriptionId: disabled.id });
     await succeeded([lost.eventId, finished.eventId]);
     expect(new Set(receiver.requests("/swept").map((r) => r.headers["x-event-id"]))).toEqual(new Set([lost.eventId, finished.eventId]));
 
     // Nothing owed any more (the notification job exists): a second sweep changes nothing.
-    expect(await sweepWebhooks(world.db, producer, logger, { graceMs: 30_000, limit: 100 })).toEqual({ deliveriesRequeued: 0, notificationsRequeued: 0 });
+    expect(await sweepWebhooks(world.db, producer, logger, { graceMs: 30_000, limit: 100 })).toEqual({
+      deliveriesRequeued: 0,
+      notificationsRequeued: 0,
+      recoverTasksRequeued: 0,
+      heldReleased: 0,
+      failingWarned: 0,
+    });
   });
 });
 

@@ -51,7 +51,22 @@ describe("create, read, edit, delete", () => {
     const body = valid({ eventTypes: ["sign.signer.signed", "sign.casefile.completed", "sign.signer.signed"] });
     const a = await t.api.create(body);
     expect(a.status).toBe(201);
-    expect(Object.keys(a.body).sort()).toEqual(["createdAt", "customerId", "endpoint", "eventTypes", "id", "isActive", "secret", "updatedAt"]);
+    // Penneo's fields, then this platform's (issue 29: throttle, ordering, rotation overlap).
+    expect(Object.keys(a.body).sort()).toEqual(
+      [
+        "createdAt",
+        "customerId",
+        "endpoint",
+        "eventTypes",
+        "id",
+        "isActive",
+        "secret",
+        "updatedAt",
+        "maxPerSecond",
+        "ordered",
+        "previousSecretExpiresAt",
+      ].sort(),
+    );
     expect(a.body).toMatchObject({ customerId: t.customerId, isActive: true, endpoint: body.endpoint });
     expect(a.body.eventTypes).toEqual(["sign.signer.signed", "sign.casefile.completed"]);
     expect(a.body.id).toMatch(UUID);

@@ -205,7 +205,8 @@ export const ZEnv = z.object({
     )
     .pipe(z.array(z.enum(["casefile-worker", "webhook-dispatcher"]))),
 
-  WEBHOOK_LADDER_SCALE: z.coerce.number().positive().max(1).default(1),
+  /** Multiplies every retry delay: below 1 to compress the ladder (tests, demos), above 1 to stretch it (tests that keep failed deliveries waiting). */
+  WEBHOOK_LADDER_SCALE: z.coerce.number().positive().max(1000).default(1),
   WEBHOOK_ALLOW_PRIVATE: zBool.optional(),
   /**
    * Private networks (CIDR, comma-separated) that webhook endpoints may reach in production too: a
@@ -231,6 +232,13 @@ export const ZEnv = z.object({
     })
     .optional(),
   WEBHOOK_CONCURRENCY: zInt(50, 1),
+  /** How long a rotated-out secret still signs deliveries (a second `v1=`), unless the call says otherwise. */
+  WEBHOOK_ROTATION_OVERLAP_SECONDS: zInt(86_400, 0),
+  /** Deliveries a recover task puts back on a new ladder per batch, and the pause between its batches. */
+  WEBHOOK_RECOVER_BATCH_SIZE: zInt(500, 1),
+  WEBHOOK_RECOVER_BATCH_PAUSE_MS: zInt(1000, 0),
+  /** How long a subscription's deliveries must keep failing before the `webhook.subscription.failing` warning. */
+  WEBHOOK_FAILING_AFTER_MS: zInt(86_400_000, 1000),
 
   /** Length of the "day" of reminderInterval; lower it for tests and demos. */
   REMINDER_DAY_MS: zInt(86_400_000, 1),

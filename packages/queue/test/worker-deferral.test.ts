@@ -41,6 +41,7 @@ describe("startWorker when a dependency is away", () => {
           // Away for three runs: more than the job's one attempt would allow.
           if (runs.length <= 3) throw refused;
         },
+        recover: async () => {},
       },
       { connection, prefix, logger },
     );

@@ -1,6 +1,16 @@
 import { z } from "zod";
 import type { LogAudit } from "./audit";
-import { CASEFILE_EVENT_TYPES, SIGNER_EVENT_TYPES, TEST_EVENT_TYPE, ZCaseFilePayload, ZSignerPayload, type EventTopic, type EventType } from "./events";
+import {
+  CASEFILE_EVENT_TYPES,
+  SIGNER_EVENT_TYPES,
+  SUBSCRIPTION_ALERT_EVENT_TYPES,
+  TEST_EVENT_TYPE,
+  ZCaseFilePayload,
+  ZSignerPayload,
+  ZSubscriptionAlertPayload,
+  type EventTopic,
+  type EventType,
+} from "./events";
 
 /*
  * The event catalog, beside the job catalog (jobs.ts): every event type with its topic and its
@@ -12,6 +22,7 @@ import { CASEFILE_EVENT_TYPES, SIGNER_EVENT_TYPES, TEST_EVENT_TYPE, ZCaseFilePay
 export type CaseFileEventType = (typeof CASEFILE_EVENT_TYPES)[number];
 export type SignerEventType = (typeof SIGNER_EVENT_TYPES)[number];
 export type TestEventType = typeof TEST_EVENT_TYPE;
+export type SubscriptionAlertEventType = (typeof SUBSCRIPTION_ALERT_EVENT_TYPES)[number];
 
 /** The spec's test event carries a text string. */
 export const ZTestEventPayload = z.string();
@@ -24,10 +35,13 @@ interface CatalogEntry<T extends EventTopic, P extends z.ZodType> {
 const caseFileEntry: CatalogEntry<"casefile", typeof ZCaseFilePayload> = { topic: "casefile", payload: ZCaseFilePayload };
 const signerEntry: CatalogEntry<"signer", typeof ZSignerPayload> = { topic: "signer", payload: ZSignerPayload };
 
+const alertEntry: CatalogEntry<"subscription", typeof ZSubscriptionAlertPayload> = { topic: "subscription", payload: ZSubscriptionAlertPayload };
+
 export const EVENT_CATALOG = {
   ...(Object.fromEntries(CASEFILE_EVENT_TYPES.map((t) => [t, caseFileEntry])) as Record<CaseFileEventType, typeof caseFileEntry>),
   ...(Object.fromEntries(SIGNER_EVENT_TYPES.map((t) => [t, signerEntry])) as Record<SignerEventType, typeof signerEntry>),
   [TEST_EVENT_TYPE]: { topic: "subscription", payload: ZTestEventPayload } as CatalogEntry<"subscription", typeof ZTestEventPayload>,
+  ...(Object.fromEntries(SUBSCRIPTION_ALERT_EVENT_TYPES.map((t) => [t, alertEntry])) as Record<SubscriptionAlertEventType, typeof alertEntry>),
 } satisfies Record<EventType, CatalogEntry<EventTopic, z.ZodType>>;
 
 export type EventPayload<T extends EventType> = z.infer<(typeof EVENT_CATALOG)[T]["payload"]>;
@@ -74,4 +88,9 @@ export function signerEvent<T extends SignerEventType>(
 /** `webhook.subscription.test` with its text; aimed at one subscription, or (none given) at every one that includes the type. */
 export function testEvent(customerId: number, text: string, targetSubscriptionId?: string): NewEvent<TestEventType> {
   return { customerId, topic: "subscription", eventType: TEST_EVENT_TYPE, payload: text, ...(targetSubscriptionId ? { targetSubscriptionId } : {}) };
+}
+
+/** `webhook.subscription.failing` / `.disabled`: to the customer's subscriptions that hold the type. */
+export function subscriptionAlertEvent<T extends SubscriptionAlertEventType>(customerId: number, eventType: T, payload: EventPayload<T>): NewEvent<T> {
+  return { customerId, topic: "subscription", eventType, payload } as NewEvent<T>;
 }

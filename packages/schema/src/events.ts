@@ -20,7 +20,10 @@ export const SIGNER_EVENT_TYPES = [
 
 export const TEST_EVENT_TYPE = "webhook.subscription.test" as const;
 
-export const EVENT_TYPES = [...CASEFILE_EVENT_TYPES, ...SIGNER_EVENT_TYPES, TEST_EVENT_TYPE] as const;
+/** Operational events about a subscription itself: its deliveries keep failing, or the ladder disabled it. */
+export const SUBSCRIPTION_ALERT_EVENT_TYPES = ["webhook.subscription.failing", "webhook.subscription.disabled"] as const;
+
+export const EVENT_TYPES = [...CASEFILE_EVENT_TYPES, ...SIGNER_EVENT_TYPES, TEST_EVENT_TYPE, ...SUBSCRIPTION_ALERT_EVENT_TYPES] as const;
 export const ZEventType = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof ZEventType>;
 
@@ -43,6 +46,16 @@ export const ZCaseFilePayload = z.object({ id: z.number().int(), status: z.numbe
 export const ZSignerPayload = z.object({
   id: z.number().int(),
   caseFile: z.object({ id: z.number().int(), status: z.number().int() }),
+});
+
+/** The payload of a subscription alert: which subscription, and since when it fails (or when it was disabled). */
+export const ZSubscriptionAlertPayload = z.object({
+  subscriptionId: z.string(),
+  endpoint: z.string(),
+  /** ISO time of the first failed attempt with no success since. */
+  failingSince: z.string().nullable(),
+  /** ISO time it was disabled; null for `failing`. */
+  disabledAt: z.string().nullable(),
 });
 
 /** Case file statuses of the contract. */

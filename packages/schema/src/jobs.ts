@@ -68,10 +68,21 @@ export const jobCatalog = {
     }),
   },
   webhooks: {
-    deliver: job({ schema: z.object({ deliveryId: z.uuid(), attempt: z.number().int().min(1) }), attempts: 1 }),
+    /**
+     * `slotAt` (ms): a throttled attempt whose turn was reserved for that time; it is made without
+     * reserving again (waiting for a turn is no attempt and moves no ladder).
+     */
+    deliver: job({
+      schema: z.object({ deliveryId: z.uuid(), attempt: z.number().int().min(1), slotAt: z.number().int().nonnegative().optional() }),
+      attempts: 1,
+    }),
+    /** A recover task (WebhookRecoverTask): its deliveries are put back on a new ladder, batch by batch. */
+    recover: job({ schema: z.object({ taskId: z.uuid() }), attempts: 10, backoffMs: 2000 }),
   },
   notifications: {
     "subscription-disabled": job({ schema: z.object({ subscriptionId: z.uuid() }), attempts: 5, backoffMs: 5000 }),
+    /** The "deliveries failing" warning of the streak that began at `since` (ms). */
+    "subscription-failing": job({ schema: z.object({ subscriptionId: z.uuid(), since: z.number().int().nonnegative() }), attempts: 5, backoffMs: 5000 }),
     /** The signing request of one activation of a signer (routed from sign.signer.requestActivated). */
     "signing-request": job({ schema: z.object({ signerId: z.number().int().positive(), eventId: z.uuid() }), attempts: 5, backoffMs: 5000 }),
     /**

@@ -9,7 +9,7 @@ export { CopyRecipients, PENNEO_API_PATH, Signers } from "./signers";
 export type { SignerUpdate, SigningRequestUpdate } from "./signers";
 export { CaseFiles, ARCHIVE_CASE_FILES_PATH, ARCHIVE_DOCUMENTS_PATH } from "./case-files";
 export type { CaseFileSearch, CaseFileUpdate, DateFilter, DocumentSearch, ListOptions, Page } from "./case-files";
-export type { SubscriptionCreate, SubscriptionUpdate, DeliveriesQuery } from "./subscriptions";
+export type { SubscriptionCreate, SubscriptionUpdate, DeliveriesQuery, RecoverWindow } from "./subscriptions";
 export { Folders, FOLDERS_PATH } from "./folders";
 export type { Folder, FolderCreate, FolderListQuery, FolderUpdate } from "./folders";
 export { Contacts, CONTACTS_PATH } from "./contacts";
@@ -39,6 +39,8 @@ export type {
   Signer,
   SigningLink,
   SigningRequest,
+  RecoverTask,
+  RotatedSecret,
   Subscription,
   TokenResponse,
   WebhookEvent,

@@ -175,10 +175,46 @@ export const ZSubscription = z.object({
   secret: z.string(),
   eventTypes: z.array(z.string()),
   endpoint: z.string(),
+  /** Deliveries per second at most; null: no limit. Absent from servers without throttling (Penneo's). */
+  maxPerSecond: z.number().nullable().optional(),
+  /** Events of one case file delivered in order (opt-in). */
+  ordered: z.boolean().optional(),
+  /** During a secret rotation's overlap: until when deliveries also carry the previous secret's v1. */
+  previousSecretExpiresAt: z.string().nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type Subscription = z.infer<typeof ZSubscription>;
+
+export const ZRotatedSecret = z.object({
+  id: z.string(),
+  /** The new signing secret. */
+  secret: z.string(),
+  /** Until when deliveries also carry a v1 made with the previous secret; null for no overlap. */
+  previousSecretExpiresAt: z.string().nullable(),
+});
+export type RotatedSecret = z.infer<typeof ZRotatedSecret>;
+
+export const ZRecoverTask = z.object({
+  id: z.string(),
+  subscriptionId: z.string(),
+  since: z.string(),
+  until: z.string(),
+  /** true: every delivery of the window; false: only those that failed. */
+  all: z.boolean(),
+  /** queued | running | completed | cancelled (the subscription was disabled or deleted first). */
+  state: z.string(),
+  /** Deliveries the window held when the task started; null until then. */
+  total: z.number().nullable(),
+  /** Deliveries put back on a new ladder so far. */
+  queued: z.number(),
+  /** Deliveries of the window that succeeded since the task was created. */
+  delivered: z.number(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+/** A recover task and its progress. */
+export type RecoverTask = z.infer<typeof ZRecoverTask>;
 
 export const ZDeliveryAttempt = z.object({
   id: z.string(),

@@ -1,7 +1,18 @@
 import { z } from "zod";
 import type { Api } from "./api";
 import type { EventTypeName } from "./event-types";
-import { ZDeliveryPage, ZEventIdAnswer, ZSubscription, type DeliveryAttempt, type DeliveryPage, type Subscription } from "./schemas";
+import {
+  ZDeliveryPage,
+  ZEventIdAnswer,
+  ZRecoverTask,
+  ZRotatedSecret,
+  ZSubscription,
+  type DeliveryAttempt,
+  type DeliveryPage,
+  type RecoverTask,
+  type RotatedSecret,
+  type Subscription,
+} from "./schemas";
 
 export const SUBSCRIPTIONS_PATH = "/webhook/api/v1/subscriptions";
 
@@ -11,6 +22,10 @@ export interface SubscriptionCreate {
   endpoint: string;
   /** Default true. */
   isActive?: boolean;
+  /** Deliveries per second at most (1 to 10,000); default null, no limit. */
+  maxPerSecond?: number | null;
+  /** Deliver the events of one case file in order; default false. */
+  ordered?: boolean;
 }
 
 /** Any of these; `isActive: true` re-enables a disabled subscription and its deliveries resume. */
@@ -18,7 +33,20 @@ export interface SubscriptionUpdate {
   eventTypes?: EventTypeName[];
   endpoint?: string;
   isActive?: boolean;
+  /** null removes the limit. */
+  maxPerSecond?: number | null;
+  ordered?: boolean;
 }
+
+/** The window of a recover: deliveries made at or after `since` and before `until` (default now). */
+export interface RecoverWindow {
+  since: Date | string;
+  until?: Date | string;
+  /** Every delivery of the window, not only the failed ones. */
+  all?: boolean;
+}
+
+const isoOf = (t: Date | string) => (typeof t === "string" ? t : t.toISOString());
 
 export interface DeliveriesQuery {
   /** 1 to 100; server default 50. */
@@ -94,5 +122,32 @@ export class Subscriptions {
   /** Queues the event again for this subscription (202); it keeps its X-Event-Id. */
   redeliver(id: string, eventId: string): Promise<{ eventId: string }> {
     return this.api.json({ method: "POST", path: `${byId(id)}/deliveries/${encodeURIComponent(eventId)}/redeliver`, auth: "webhook" }, ZEventIdAnswer);
+  }
+
+  /**
+   * New signing secret, answered once. For `overlapSeconds` (server default 24 h) deliveries carry a
+   * second `v1=` made with the previous secret, so receivers verifying with either pass.
+   */
+  rotateSecret(id: string, options: { overlapSeconds?: number } = {}): Promise<RotatedSecret> {
+    return this.api.json({ method: "POST", path: `${byId(id)}/rotate-secret`, auth: "webhook", json: options }, ZRotatedSecret);
+  }
+
+  /** Ends a rotation's overlap now (204): deliveries carry the current secret's signature only. */
+  revokePreviousSecret(id: string): Promise<void> {
+    return this.api.empty({ method: "DELETE", path: `${byId(id)}/previous-secret`, auth: "webhook" });
+  }
+
+  /**
+   * Delivers again every event of the window whose delivery failed (or all), each once with its
+   * X-Event-Id, as a task (202) whose progress `recoverTask` reads.
+   */
+  recover(id: string, window: RecoverWindow): Promise<RecoverTask> {
+    const json = { since: isoOf(window.since), ...(window.until !== undefined ? { until: isoOf(window.until) } : {}), ...(window.all ? { all: true } : {}) };
+    return this.api.json({ method: "POST", path: `${byId(id)}/recover`, auth: "webhook", json }, ZRecoverTask);
+  }
+
+  /** A recover task's progress: state, total, queued, delivered. */
+  recoverTask(id: string, taskId: string): Promise<RecoverTask> {
+    return this.api.json({ method: "GET", path: `${byId(id)}/recover-tasks/${encodeURIComponent(taskId)}`, auth: "webhook" }, ZRecoverTask);
   }
 }

@@ -8,9 +8,11 @@ export interface ParsedSignatureHeader {
   signedHeaders: string;
   /** The header names of `h`, lowercased, in order. */
   signedHeaderNames: readonly string[];
-  /** `v1`: hex HMAC-SHA256 digest, lowercased. */
+  /** `v1`: hex HMAC-SHA256 digest, lowercased (the first, when there are several). */
   signature: string;
-  /** Every `key=value` component, including ones this version does not use. */
+  /** Every `v1` in order, lowercased: two during a secret rotation (old secret's, then new one's). */
+  signatures: readonly string[];
+  /** Every `key=value` component, including ones this version does not use (a repeated `v1`: the first). */
   components: ReadonlyMap<string, string>;
 }
 
@@ -29,8 +31,9 @@ function malformed(message: string): ParseSignatureResult {
 /**
  * Parses `t=<unix seconds>,h=<header names>,v1=<hex>` into its components.
  * Pairs are comma-separated; whitespace around a pair is ignored; unknown keys are kept and
- * otherwise ignored. An empty pair, a pair without `=`, an empty key or value, a repeated key
- * or an invalid t/h/v1 value is `malformed_signature`; a missing t, h or v1 is `missing_component`.
+ * otherwise ignored. `v1` may repeat (one per secret during a rotation). An empty pair, a pair
+ * without `=`, an empty key or value, any other repeated key or an invalid t/h/v1 value is
+ * `malformed_signature`; a missing t, h or v1 is `missing_component`.
  */
 export function parseSignatureHeader(value: string | undefined | null): ParseSignatureResult {
   if (typeof value !== "string" || value.trim() === "") {
@@ -38,6 +41,7 @@ export function parseSignatureHeader(value: string | undefined | null): ParseSig
   }
 
   const components = new Map<string, string>();
+  const v1s: string[] = [];
   for (const rawPair of value.split(",")) {
     const pair = rawPair.trim();
     const eq = pair.indexOf("=");
@@ -47,8 +51,9 @@ export function parseSignatureHeader(value: string | undefined | null): ParseSig
     if (key === "" || componentValue === "") {
       return malformed(`X-Event-Signature has an empty key or value in "${pair}"`);
     }
-    if (components.has(key)) return malformed(`X-Event-Signature repeats the component "${key}"`);
-    components.set(key, componentValue);
+    if (key === "v1") v1s.push(componentValue);
+    if (components.has(key) && key !== "v1") return malformed(`X-Event-Signature repeats the component "${key}"`);
+    if (!components.has(key)) components.set(key, componentValue);
   }
 
   const missing = REQUIRED_COMPONENTS.filter((key) => !components.has(key));
@@ -57,14 +62,14 @@ export function parseSignatureHeader(value: string | undefined | null): ParseSig
   }
   const t = components.get("t") ?? "";
   const h = components.get("h") ?? "";
-  const v1 = components.get("v1") ?? "";
 
   if (!UNIX_SECONDS.test(t)) return malformed("X-Event-Signature t is not a unix timestamp in seconds");
   const signedHeaderNames = h.split(/\s+/).filter((name) => name !== "");
   if (signedHeaderNames.length === 0 || !signedHeaderNames.every((name) => HEADER_NAME.test(name))) {
     return malformed("X-Event-Signature h is not a space-separated list of header names");
   }
-  if (!HEX.test(v1)) return malformed("X-Event-Signature v1 is not hexadecimal");
+  if (!v1s.every((v1) => HEX.test(v1))) return malformed("X-Event-Signature v1 is not hexadecimal");
+  const signatures = v1s.map((v1) => v1.toLowerCase());
 
   return {
     ok: true,
@@ -72,7 +77,8 @@ export function parseSignatureHeader(value: string | undefined | null): ParseSig
       timestamp: Number(t),
       signedHeaders: h,
       signedHeaderNames: signedHeaderNames.map((name) => name.toLowerCase()),
-      signature: v1.toLowerCase(),
+      signature: signatures[0] ?? "",
+      signatures,
       components,
     },
   };

@@ -79,7 +79,7 @@ export async function verifyWebhook(options: VerifyWebhookOptions): Promise<Veri
   if (signatureHeader === undefined) return fail("missing_header", "X-Event-Signature header is missing");
   const parsed = parseSignatureHeader(signatureHeader);
   if (!parsed.ok) return fail(parsed.reason, parsed.message);
-  const { timestamp, signedHeaders, signedHeaderNames, signature } = parsed.header;
+  const { timestamp, signedHeaders, signedHeaderNames, signatures } = parsed.header;
   const uncovered = REQUIRED_SIGNED_HEADERS.filter((name) => !signedHeaderNames.includes(name));
   if (uncovered.length > 0) {
     return fail("malformed_signature", `X-Event-Signature h does not cover ${uncovered.join(", ")}`);
@@ -100,8 +100,10 @@ export async function verifyWebhook(options: VerifyWebhookOptions): Promise<Veri
   const content = buildSignedContent({ timestamp, signedHeaders, headerValues, rawBody });
   let matched = false;
   for (const secret of secrets) {
-    // No early exit: every secret is tried so timing does not tell which one matched.
-    if (hexEquals(computeSignature(secret, content), signature)) matched = true;
+    const expected = computeSignature(secret, content);
+    // No early exit: every secret and every v1 (two during a rotation's overlap) is tried, so timing
+    // does not tell which one matched.
+    for (const signature of signatures) if (hexEquals(expected, signature)) matched = true;
   }
   if (!matched) return fail("signature_mismatch", "X-Event-Signature v1 does not match the request");
 

@@ -12,6 +12,11 @@ describe("parseSignatureHeader", () => {
     expect(result.header.components.get("v0")).toBe("legacy");
   });
 
+  it("keeps every v1 of a rotation in order; signature is the first", () => {
+    const result = parseSignatureHeader("t=1,h=x-event-id x-event-type,v1=AB,v1=cd");
+    expect(result).toMatchObject({ ok: true, header: { signature: "ab", signatures: ["ab", "cd"] } });
+  });
+
   it.each([
     ["t=1,h=x-event-id x-event-type", "missing_component"],
     ["h=x-event-id,v1=ab", "missing_component"],
@@ -24,7 +29,8 @@ describe("parseSignatureHeader", () => {
     ["t=1.5,h=a,v1=ab", "malformed_signature"],
     ["t=1,h=a:b,v1=ab", "malformed_signature"],
     ["t=1,h=a,v1=zz", "malformed_signature"],
-    ["t=1,h=a,v1=ab,v1=cd", "malformed_signature"],
+    ["t=1,h=a,t=2,v1=cd", "malformed_signature"],
+    ["t=1,h=a,v1=ab,v1=zz", "malformed_signature"],
   ])("rejects %j as %s", (value, reason) => {
     expect(parseSignatureHeader(value)).toEqual({ ok: false, reason, message: expect.any(String) });
   });

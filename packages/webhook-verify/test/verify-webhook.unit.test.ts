@@ -116,6 +116,19 @@ describe("verifyWebhook", () => {
     expectFailure(none, "signature_mismatch");
   });
 
+  it("accepts a rotation's two v1 entries with either secret alone, and with neither refuses", async () => {
+    const headers = deliveryHeaders();
+    const signature = signDelivery({ secret: ["old-secret", "new-secret"], body: BODY, headers, timestamp: NOW });
+    const v1 = (secret: string) => createHmac("sha256", secret).update(`${NOW}.x-event-id x-event-type.evt-1.sign.casefile.completed.${BODY}`).digest("hex");
+    // Penneo's format with one more v1: the old secret's first, so a receiver reading one v1 still passes until it switches.
+    expect(signature).toBe(`t=${NOW},h=x-event-id x-event-type,v1=${v1("old-secret")},v1=${v1("new-secret")}`);
+    const signed = { ...headers, "x-event-signature": signature };
+    for (const secret of ["old-secret", "new-secret", ["new-secret"], ["other", "old-secret"]]) {
+      expect((await verifyWebhook({ secret, rawBody: BODY, headers: signed, now: NOW })).ok).toBe(true);
+    }
+    expectFailure(await verifyWebhook({ secret: "other", rawBody: BODY, headers: signed, now: NOW }), "signature_mismatch");
+  });
+
   it("rejects a tampered body", async () => {
     const result = await verifyWebhook({ secret: SECRET, rawBody: `${BODY} `, headers: signedHeaders(), now: NOW });
     expectFailure(result, "signature_mismatch");

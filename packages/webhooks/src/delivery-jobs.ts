@@ -26,6 +26,19 @@ export async function scheduleAttempt(producer: Producer, deliveryId: string, at
   await producer.enqueue("webhooks", "deliver", { deliveryId, attempt }, { jobId: deliverJobId(deliveryId, attempt), delay: Math.max(0, Math.round(delayMs)) });
 }
 
+/**
+ * A throttled attempt waiting for its reserved turn (`slotAt`, ms): a job of its own (the attempt's
+ * own id may be the job running now), made at its turn without reserving again.
+ */
+export async function scheduleThrottledAttempt(producer: Producer, deliveryId: string, attempt: number, slotAt: number, delayMs: number): Promise<void> {
+  await producer.enqueue(
+    "webhooks",
+    "deliver",
+    { deliveryId, attempt, slotAt },
+    { jobId: `${deliverJobId(deliveryId, attempt)}-slot-${slotAt}`, delay: Math.max(0, Math.round(delayMs)) },
+  );
+}
+
 export type EnsureJobResult = "added" | "exists" | "promoted" | "replaced";
 
 /**

@@ -38,8 +38,11 @@ export {
   dispatchJobId,
   subscriptionDisabledJobId,
   scheduleAttempt,
+  scheduleThrottledAttempt,
   ensureAttemptNow,
   ensureDisabledNotification,
 } from "./delivery-jobs";
 export type { EnsureJobResult } from "./delivery-jobs";
 export { subscriptionMatchesEvent } from "./subscription-matches-event";
+export { RECOVER_STATE, recoverJobId, enqueueRecoverTask, ensureRecoverJob } from "./recover-tasks";
+export type { RecoverState } from "./recover-tasks";

@@ -10,6 +10,7 @@ import { reminderJob } from "./jobs/reminder.job";
 import { resendRequestJob, signingRequestJob } from "./jobs/signing-request.job";
 import { subscriptionDisabledJob } from "./jobs/subscription-disabled.job";
 import { userInvitationJob } from "./jobs/user-invitation.job";
+import { subscriptionFailingJob } from "./jobs/subscription-failing.job";
 
 const DEFAULT_HEALTH_PORT = 3002;
 
@@ -35,6 +36,7 @@ runWorkerService("notifier", options, async ({ config, logger, db, redis, produc
     "notifications",
     {
       "subscription-disabled": (data) => subscriptionDisabledJob(ctx, data),
+      "subscription-failing": (data) => subscriptionFailingJob(ctx, data),
       "signing-request": (data, job) => withMailThrottle(job, () => signingRequestJob(ctx, data)),
       "resend-request": (data, job) => withMailThrottle(job, () => resendRequestJob(ctx, data)),
       reminder: (data, job) => withMailThrottle(job, () => reminderJob(ctx, data)),

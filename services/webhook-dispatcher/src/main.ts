@@ -3,8 +3,10 @@ import { startWorker, sweepOnReconnect } from "@esign/queue";
 import { recoveryMetrics, runWorkerService } from "@esign/runtime";
 import type { DispatcherContext } from "./context";
 import { WebhookSender } from "./domain/send-webhook";
+import { RedisThrottle } from "./domain/throttle";
 import { deliverWebhookJob } from "./jobs/deliver-webhook.job";
 import { dispatchEventJob } from "./jobs/dispatch-event.job";
+import { recoverJob } from "./jobs/recover.job";
 import { startSweepTimer } from "./sweep/sweep-timer";
 import { DEFAULT_SWEEP_OPTIONS, RECONNECT_SWEEP_OPTIONS, observeWebhookBacklog, sweepWebhooks } from "./sweep/sweep-webhooks";
 
@@ -25,7 +27,10 @@ runWorkerService("webhook-dispatcher", { defaultHealthPort: DEFAULT_HEALTH_PORT 
     allowedNetworks: config.WEBHOOK_ALLOWED_PRIVATE_NETWORKS,
     maxInFlight: config.WEBHOOK_CONCURRENCY,
   });
-  const ctx: DispatcherContext = { config, logger, db, producer, sender };
+  // Throttle turns on the fail-fast connection: a turn that cannot be reserved fails its job (retried,
+  // or found by the sweeper) rather than holding it through a Redis outage.
+  const throttle = new RedisThrottle(failFastConnection, config.QUEUE_PREFIX);
+  const ctx: DispatcherContext = { config, logger, db, producer, sender, throttle };
 
   // Both mostly wait on the network (an event job makes its first attempts, each at most 200 ms + 1 s),
   // hence the higher concurrency; the sender keeps the requests in flight to WEBHOOK_CONCURRENCY.
@@ -36,7 +41,7 @@ runWorkerService("webhook-dispatcher", { defaultHealthPort: DEFAULT_HEALTH_PORT 
   );
   const webhooksWorker = startWorker(
     "webhooks",
-    { deliver: (data) => deliverWebhookJob(ctx, data) },
+    { deliver: (data) => deliverWebhookJob(ctx, data), recover: (data) => recoverJob(ctx, data) },
     { ...workerOptions, concurrency: config.WEBHOOK_CONCURRENCY },
   );
 
@@ -46,7 +51,8 @@ runWorkerService("webhook-dispatcher", { defaultHealthPort: DEFAULT_HEALTH_PORT 
   // casefile-worker, or webhooks that must flow while the casefile-worker restarts).
   const relay = config.OUTBOX_RELAY_SERVICES.includes("webhook-dispatcher") ? startOutboxRelay(config, db, logger, recovery) : undefined;
   // SWEEP_INTERVAL_MS (15 s), the first a third of it after the start: soon after a crash.
-  const sweeper = startSweepTimer(() => sweepWebhooks(db, failFastProducer, logger, DEFAULT_SWEEP_OPTIONS), {
+  const failingAfterMs = config.WEBHOOK_FAILING_AFTER_MS;
+  const sweeper = startSweepTimer(() => sweepWebhooks(db, failFastProducer, logger, { ...DEFAULT_SWEEP_OPTIONS, failingAfterMs }), {
     intervalMs: config.SWEEP_INTERVAL_MS,
     firstDelayMs: Math.round(config.SWEEP_INTERVAL_MS / 3),
     logger,
@@ -59,8 +65,8 @@ runWorkerService("webhook-dispatcher", { defaultHealthPort: DEFAULT_HEALTH_PORT 
     logger,
     metrics: recovery,
     sweep: async () => {
-      const r = await sweepWebhooks(db, failFastProducer, logger, RECONNECT_SWEEP_OPTIONS);
-      return r.deliveriesRequeued + r.notificationsRequeued;
+      const r = await sweepWebhooks(db, failFastProducer, logger, { ...RECONNECT_SWEEP_OPTIONS, failingAfterMs });
+      return r.deliveriesRequeued + r.notificationsRequeued + r.recoverTasksRequeued + r.heldReleased;
     },
   });
 

@@ -104,6 +104,12 @@ export function jsonText(column: Expression<unknown>, ...path: string[]): RawBui
   return sql<string | null>`(${column} #>> ${typedArray(path, "text")})`;
 }
 
+/** The integer at a path inside a JSON column, or null when there is no number there. */
+export function jsonInt(column: Expression<unknown>, ...path: string[]): RawBuilder<number | null> {
+  const at = typedArray(path, "text");
+  return sql<number | null>`(CASE WHEN jsonb_typeof(${column} #> ${at}) = 'number' THEN (${column} #>> ${at})::numeric::int END)`;
+}
+
 /**
  * A timestamp as ISO 8601 in UTC at full microsecond precision (a JS Date keeps milliseconds):
  * for keyset cursors that must name a row's position exactly.

@@ -34,6 +34,8 @@ export async function createSubscription(
         endpoint: input.endpoint,
         eventTypes: input.eventTypes,
         secretEnc: encryptSecret(secret, encryptionKey),
+        maxPerSecond: input.maxPerSecond,
+        ordered: input.ordered,
         // Made disabled by its customer: nothing is owed, as for a disable through PUT.
         ...(input.isActive ? {} : { isActive: false, disabledAt: now, disabledNotifiedAt: now }),
       },
@@ -46,6 +48,8 @@ function changesFor(current: WebhookSubscription, input: TSubscriptionUpdate, no
   const data: Prisma.WebhookSubscriptionUpdateManyMutationInput = {};
   if (input.endpoint !== undefined) data.endpoint = input.endpoint;
   if (input.eventTypes !== undefined) data.eventTypes = input.eventTypes;
+  if (input.maxPerSecond !== undefined) data.maxPerSecond = input.maxPerSecond;
+  if (input.ordered !== undefined) data.ordered = input.ordered;
   if (input.isActive === true && !current.isActive) {
     // A later automatic disable must owe its emails again, so both marks are cleared.
     Object.assign(data, { isActive: true, disabledAt: null, disabledNotifiedAt: null });

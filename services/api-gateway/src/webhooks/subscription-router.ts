@@ -4,6 +4,8 @@ import type { GatewayContext } from "../context";
 import { authenticate, principalOf } from "../auth/authenticate";
 import { requestIdOf } from "../http/request-context";
 import { deliveriesRouter } from "./deliveries-route";
+import { recoverRouter } from "./recover-route";
+import { secretRotationRouter } from "./secret-rotation-route";
 import { ownedSubscription, requireActive, subscriptionNotFound } from "./owned-subscription";
 import { presentSubscription } from "./present-subscription";
 import { createSubscription, softDeleteSubscription, updateSubscription } from "./subscription-changes";
@@ -80,5 +82,7 @@ export function webhookSubscriptionRouter(ctx: GatewayContext): Router {
   });
 
   router.use(deliveriesRouter(ctx, auth, routes));
+  router.use(secretRotationRouter(ctx, auth, routes));
+  router.use(recoverRouter(ctx, auth, routes));
   return router;
 }

@@ -41,7 +41,21 @@ const ZEventTypes = z
   .min(1, "must list at least one event type")
   .transform((types) => [...new Set(types)]);
 
-const FIELDS = ["endpoint", "eventTypes", "isActive"] as const;
+const FIELDS = ["endpoint", "eventTypes", "isActive", "maxPerSecond", "ordered"] as const;
+
+/** Highest throttle a subscription may ask for: above it a limit would not protect any receiver. */
+export const MAX_PER_SECOND = 10_000;
+
+// null (or absent at create) = no limit.
+const ZMaxPerSecond = z
+  .int()
+  .min(1)
+  .max(MAX_PER_SECOND)
+  .nullable()
+  .describe("Deliveries per second at most; a burst beyond it is spread out, never dropped. null: no limit");
+const ZOrdered = z
+  .boolean()
+  .describe("Deliver the events of one case file in the order they happened; a failing one holds the later ones of its case file only");
 
 /**
  * Penneo's sdk-net writes entity properties by their C# names (`{"Endpoint": ..., "EventTypes": [...]}`),
@@ -67,16 +81,31 @@ export function subscriptionSchemas(policy: EndpointPolicy) {
   // sdk-php and Penneo's Postman collection send `isActive` with a create too.
   const create = component(
     "SubscriptionCreate",
-    z.preprocess(caseInsensitiveFields, z.object({ eventTypes: ZEventTypes, endpoint, isActive: z.boolean().default(true) })),
+    z.preprocess(
+      caseInsensitiveFields,
+      z.object({
+        eventTypes: ZEventTypes,
+        endpoint,
+        isActive: z.boolean().default(true),
+        maxPerSecond: ZMaxPerSecond.default(null),
+        ordered: ZOrdered.default(false),
+      }),
+    ),
   );
   const update = component(
     "SubscriptionUpdate",
     z.preprocess(
       caseInsensitiveFields,
       z
-        .object({ eventTypes: ZEventTypes.optional(), endpoint: endpoint.optional(), isActive: z.boolean().optional() })
-        .refine((b) => b.eventTypes !== undefined || b.endpoint !== undefined || b.isActive !== undefined, {
-          message: "give at least one of endpoint, eventTypes, isActive",
+        .object({
+          eventTypes: ZEventTypes.optional(),
+          endpoint: endpoint.optional(),
+          isActive: z.boolean().optional(),
+          maxPerSecond: ZMaxPerSecond.optional(),
+          ordered: ZOrdered.optional(),
+        })
+        .refine((b) => FIELDS.some((field) => b[field] !== undefined), {
+          message: `give at least one of ${FIELDS.join(", ")}`,
         }),
     ),
   );
@@ -109,6 +138,11 @@ export const ZSubscription = component(
     secret: z.string().describe("Key of the X-Event-Signature HMAC; shown on every read"),
     eventTypes: z.array(ZEventType),
     endpoint: z.string(),
+    maxPerSecond: z.int().nullable().describe("Deliveries per second at most; null: no limit"),
+    ordered: z.boolean().describe("Events of one case file are delivered in order"),
+    previousSecretExpiresAt: isoTime()
+      .nullable()
+      .describe("During a secret rotation's overlap: until when deliveries are also signed with the previous secret; null otherwise"),
     createdAt: isoTime(),
     updatedAt: isoTime(),
   }),
@@ -138,3 +172,59 @@ export const ZDeliveryPage = component(
     nextCursor: z.string().nullable().describe("Pass as ?cursor= for the next page; null on the last page"),
   }),
 );
+
+/** Longest overlap a rotation may ask for: a week. */
+export const MAX_OVERLAP_SECONDS = 7 * 86_400;
+
+export const ZRotateSecretBody = component(
+  "RotateSecret",
+  z.object({
+    overlapSeconds: z
+      .int()
+      .min(0)
+      .max(MAX_OVERLAP_SECONDS)
+      .optional()
+      .describe("How long the previous secret keeps signing deliveries too (default WEBHOOK_ROTATION_OVERLAP_SECONDS, 24 h); 0 drops it at once"),
+  }),
+);
+
+export const ZRotatedSecret = component(
+  "RotatedSecret",
+  z.object({
+    id: z.uuid(),
+    secret: z.string().describe("The new signing secret"),
+    previousSecretExpiresAt: isoTime().nullable().describe("Until when deliveries carry a second v1 made with the previous secret; null for no overlap"),
+  }),
+);
+
+export const ZRecoverTaskParams = z.object({ id: ZResourceId, taskId: ZResourceId });
+
+export const ZRecoverBody = component(
+  "RecoverRequest",
+  z
+    .object({
+      since: z.iso.datetime({ offset: true }).describe("Start of the window (deliveries made at or after it), ISO 8601"),
+      until: z.iso.datetime({ offset: true }).optional().describe("End of the window (deliveries made before it); default now"),
+      all: z.boolean().default(false).describe("Every delivery of the window, not only those that failed"),
+    })
+    .refine((b) => b.until === undefined || Date.parse(b.since) < Date.parse(b.until), { message: "must be before until", path: ["since"] }),
+);
+export type TRecoverBody = z.output<typeof ZRecoverBody>;
+
+export const ZRecoverTask = component(
+  "RecoverTask",
+  z.object({
+    id: z.uuid(),
+    subscriptionId: z.uuid(),
+    since: isoTime(),
+    until: isoTime(),
+    all: z.boolean(),
+    state: z.enum(["queued", "running", "completed", "cancelled"]).describe("cancelled: the subscription was disabled or deleted before the end"),
+    total: z.int().nullable().describe("Deliveries the window held when the task started; null until then"),
+    queued: z.int().describe("Deliveries put back on a new ladder so far (each event once, same X-Event-Id)"),
+    delivered: z.int().describe("Deliveries of the window that succeeded since the task was created"),
+    createdAt: isoTime(),
+    finishedAt: isoTime().nullable(),
+  }),
+);
+export type RecoverTaskView = z.input<typeof ZRecoverTask>;

@@ -7,7 +7,12 @@ import {
   ZDeliveriesQuery,
   ZDeliveryPage,
   ZEventIdAnswer,
+  ZRecoverBody,
+  ZRecoverTask,
+  ZRecoverTaskParams,
   ZRedeliverParams,
+  ZRotatedSecret,
+  ZRotateSecretBody,
   ZSubscription,
   ZSubscriptionList,
   ZSubscriptionParams,
@@ -127,11 +132,61 @@ export function webhookRoutes(config: Pick<AppConfig, "WEBHOOK_ALLOW_PRIVATE" | 
       path: `${byId}/deliveries/{eventId}/redeliver`,
       operationId: "redeliverEvent",
       summary: "Deliver an event again (same X-Event-Id)",
+      description: "During a secret rotation's overlap the redelivery carries both signatures, like any delivery.",
       request: { params: ZRedeliverParams },
       responses: {
         202: { description: "The redelivery is queued", content: json(ZEventIdAnswer) },
         ...common({ 404: "No such subscription, or no delivery of that event to it", 409: "The subscription is disabled" }),
       },
+    }),
+    rotateSecret: route({
+      ...base,
+      method: "post",
+      path: `${byId}/rotate-secret`,
+      operationId: "rotateSubscriptionSecret",
+      summary: "Rotate the signing secret, keeping the old one for an overlap",
+      description:
+        "Answers the new secret. For `overlapSeconds` (default 24 h, `WEBHOOK_ROTATION_OVERLAP_SECONDS`) every delivery carries two " +
+        "`v1=` entries in `X-Event-Signature`, the previous secret's first, then the new one's: a receiver verifying with either passes. " +
+        "After the overlap, or once revoked, only the new one. Rotating again during an overlap keeps only the secret it replaces.",
+      request: { params: ZSubscriptionParams, body: { schema: ZRotateSecretBody, mediaTypes: ["application/json"], required: false } },
+      responses: {
+        200: { description: "The new secret", content: json(ZRotatedSecret) },
+        ...common({ 400: "Invalid overlapSeconds", 404: "No such subscription" }),
+      },
+    }),
+    revokePreviousSecret: route({
+      ...base,
+      method: "delete",
+      path: `${byId}/previous-secret`,
+      operationId: "revokePreviousSubscriptionSecret",
+      summary: "End a rotation's overlap now: sign with the new secret only",
+      request: { params: ZSubscriptionParams },
+      responses: { 204: { description: "Deliveries are signed with the current secret only" }, ...common({ 404: "No such subscription" }) },
+    }),
+    recoverDeliveries: route({
+      ...base,
+      method: "post",
+      path: `${byId}/recover`,
+      operationId: "recoverDeliveries",
+      summary: "Deliver again every event whose delivery failed (or all, on request) in a time window",
+      description:
+        "Starts a tracked task: the deliveries made in [since, until) that failed (`all: true`: every one) are put back on a new " +
+        "ladder in batches, each event once and with its X-Event-Id. Read its progress at `recover-tasks/{taskId}`.",
+      request: { params: ZSubscriptionParams, body: { schema: ZRecoverBody, mediaTypes: ["application/json"] } },
+      responses: {
+        202: { description: "The task, queued", content: json(ZRecoverTask) },
+        ...common({ 400: "Invalid window", 404: "No such subscription", 409: "The subscription is disabled" }),
+      },
+    }),
+    getRecoverTask: route({
+      ...base,
+      method: "get",
+      path: `${byId}/recover-tasks/{taskId}`,
+      operationId: "getRecoverTask",
+      summary: "Progress of a recover task",
+      request: { params: ZRecoverTaskParams },
+      responses: { 200: { description: "The task", content: json(ZRecoverTask) }, ...common({ 404: "No such subscription or task" }) },
     }),
   };
 }

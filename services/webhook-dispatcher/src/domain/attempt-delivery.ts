@@ -1,9 +1,10 @@
 import { decryptSecret } from "@esign/db";
 import type { Logger } from "@esign/logger";
 import { signDelivery } from "@esign/webhook-verify";
-import { buildEventBody, DELIVERY_STATE, scheduleAttempt, subscriptionDisabledJobId, type DeliveryState } from "@esign/webhooks";
+import { buildEventBody, DELIVERY_STATE, scheduleAttempt, scheduleThrottledAttempt, subscriptionDisabledJobId, type DeliveryState } from "@esign/webhooks";
 import type { DispatcherContext } from "../context";
 import { loadAttempt, type AttemptRow } from "./attempt-rows";
+import { holdBehindEarlier, isOrdered, releaseNext } from "./ordering";
 import { recordAttempt, type RecordedAttempt } from "./record-attempt";
 import type { SendResult, WebhookRequest } from "./send-webhook";
 
@@ -18,7 +19,29 @@ interface PreparedAttempt {
   attempt: number;
   request: WebhookRequest;
   log: Logger;
+  /** Set when its throttle turn is already reserved (a deferred attempt at its turn). */
+  slotAt?: number;
 }
+
+/** An attempt asked for: the delivery's row, its number, and a throttle turn already reserved, if any. */
+export interface AttemptItem {
+  row: AttemptRow;
+  attempt: number;
+  slotAt?: number;
+}
+
+/**
+ * A throttled attempt whose turn is at most this far away waits for it in this process (precise, no
+ * queue latency); a later turn is a delayed job of its own, so no worker slot is held for it.
+ */
+const IN_PROCESS_WAIT_MS = 1000;
+
+/**
+ * A scheduled turn that comes this late (a backlog of due jobs, a stalled process) takes a new turn
+ * instead of going at once: late turns going together would be a burst. Compared with the turn's
+ * Redis time, so it assumes clocks within this of each other (NTP).
+ */
+const LATE_TURN_MS = 1000;
 
 /**
  * What attempts made together share: an event's body is the same for all its subscriptions, and a
@@ -51,11 +74,21 @@ class PrepareMemo {
 }
 
 /**
+ * The secrets a delivery is signed with: during a rotation's overlap the previous one first, then the
+ * current one (two `v1=` entries, so a receiver verifying with either passes); else the current one.
+ */
+function signingSecrets(memo: PrepareMemo, row: AttemptRow, now: Date): string[] {
+  const current = memo.secret(row.secretEnc);
+  if (row.previousSecretEnc === null || row.previousSecretExpiresAt === null || row.previousSecretExpiresAt <= now) return [current];
+  return [memo.secret(row.previousSecretEnc), current];
+}
+
+/**
  * Decides whether attempt `attempt` of the delivery is to be made now and settles the cases where it
  * is not: an attempt number already in the log, or a delivery no longer pending, is skipped; a
  * deleted or disabled subscription, or a vanished event, stops the delivery.
  */
-async function prepareAttempt(ctx: DispatcherContext, memo: PrepareMemo, row: AttemptRow, attempt: number): Promise<PreparedAttempt | undefined> {
+async function prepareAttempt(ctx: DispatcherContext, memo: PrepareMemo, { row, attempt, slotAt }: AttemptItem): Promise<PreparedAttempt | undefined> {
   const log = ctx.logger.child({ deliveryId: row.deliveryId, eventId: row.eventId, subscriptionId: row.subscriptionId, attempt });
   if (row.state !== DELIVERY_STATE.pending) return void log.debug("delivery not pending; attempt skipped", { state: row.state });
   if (attempt !== row.attempts + 1) {
@@ -81,6 +114,7 @@ async function prepareAttempt(ctx: DispatcherContext, memo: PrepareMemo, row: At
     await stopDelivery(ctx, row.deliveryId, DELIVERY_STATE.cancelled);
     return void log.error("event of the delivery not found; delivery cancelled");
   }
+  if (await holdBehindEarlier(ctx, row, attempt)) return void log.debug("ordered: held until the earlier event of its case file has ended");
   const body = memo.body(eventRowId, row);
   const headers: Record<string, string> = {
     "Content-Type": "application/json",
@@ -88,8 +122,8 @@ async function prepareAttempt(ctx: DispatcherContext, memo: PrepareMemo, row: At
     "X-Event-Type": row.eventType,
   };
   // The secret is decrypted here and lives only for these attempts: job data carries ids only.
-  headers["X-Event-Signature"] = signDelivery({ secret: memo.secret(row.secretEnc), body, headers });
-  return { row, attempt, request: { url: row.endpoint, body, headers }, log };
+  headers["X-Event-Signature"] = signDelivery({ secret: signingSecrets(memo, row, new Date()), body, headers });
+  return { row, attempt, request: { url: row.endpoint, body, headers }, log, ...(slotAt !== undefined ? { slotAt } : {}) };
 }
 
 /**
@@ -98,6 +132,8 @@ async function prepareAttempt(ctx: DispatcherContext, memo: PrepareMemo, row: At
  */
 async function followUp(ctx: DispatcherContext, prepared: PreparedAttempt, result: SendResult, recorded: RecordedAttempt): Promise<void> {
   const { log, row } = prepared;
+  // Ordered: once this delivery has ended (it is no longer pending), the next of its case file goes.
+  if (isOrdered(row) && recorded.kind !== "retry" && recorded.kind !== "duplicate") await releaseNext(ctx, row.subscriptionId, row.caseFileId);
   const outcome = { outcome: result.outcome, cause: result.cause, httpStatus: result.httpStatus, durationMs: result.durationMs };
   switch (recorded.kind) {
     case "duplicate":
@@ -149,15 +185,16 @@ interface Delivered {
  * Duplicates are harmless: two runs racing may both POST (at-least-once, same X-Event-Id) but only
  * one of them is recorded.
  */
-export async function attemptDeliveries(ctx: DispatcherContext, items: readonly { row: AttemptRow; attempt: number }[]): Promise<void> {
+export async function attemptDeliveries(ctx: DispatcherContext, items: readonly AttemptItem[]): Promise<void> {
   // One delivery that cannot be prepared (e.g. a secret that no longer decrypts) must not hold back
   // the others: they are made and recorded, then the job fails for it alone (its re-run finds only
   // that one still at attempt 0; the sweeper is the net behind that).
   const memo = new PrepareMemo(ctx.config.ENCRYPTION_KEY);
-  const settled = await Promise.allSettled(items.map(({ row, attempt }) => prepareAttempt(ctx, memo, row, attempt)));
+  const settled = await Promise.allSettled(items.map((item) => prepareAttempt(ctx, memo, item)));
   const failures = settled.flatMap((r, i) => (r.status === "rejected" ? [{ deliveryId: items[i]!.row.deliveryId, reason: r.reason as unknown }] : []));
   for (const f of failures) ctx.logger.error("attempt could not be prepared", { deliveryId: f.deliveryId, err: f.reason });
-  const prepared = settled.flatMap((r) => (r.status === "fulfilled" && r.value ? [r.value] : []));
+  const ready = settled.flatMap((r) => (r.status === "fulfilled" && r.value ? [r.value] : []));
+  const { now: prepared, started } = await takeTurns(ctx, ready);
   const byEvent = new Map<string, PreparedAttempt[]>();
   for (const p of prepared) {
     const group = byEvent.get(p.row.eventId);
@@ -165,7 +202,11 @@ export async function attemptDeliveries(ctx: DispatcherContext, items: readonly 
     else byEvent.set(p.row.eventId, [p]);
   }
   // An event whose record or follow-up fails does not stop the others; the job fails after them.
-  const made = await Promise.allSettled([...byEvent.values()].map((group) => makeAttempts(ctx, group)));
+  const made = await Promise.allSettled([
+    ...[...byEvent.values()].map((group) => makeAttempts(ctx, group)),
+    // Throttled attempts, each made alone at its turn (or scheduled for it).
+    ...started,
+  ]);
   const delivered = made.flatMap((r) => (r.status === "fulfilled" ? r.value : []));
   // One line for a batch's successful deliveries (a log line costs about as much CPU as a record
   // statement, bench/README.md); every failure has its own line with its cause.
@@ -175,6 +216,48 @@ export async function attemptDeliveries(ctx: DispatcherContext, items: readonly 
   if (failures.length > 0)
     throw new Error(`${failures.length} of ${items.length} attempts could not be prepared (deliveries ${failures.map((f) => f.deliveryId).join(", ")})`);
   if (unrecorded.length > 0) throw unrecorded[0];
+}
+
+/**
+ * Throttled subscriptions' attempts take a turn first, in the order given (an event's turn follows the
+ * one before it). Each is started as soon as its turn is reserved, so the time spent reserving the
+ * others does not push it late and bunch it with later turns: a turn due now or soon is made alone at
+ * its turn in this process; a later one becomes a delayed job at its turn, and the delivery's
+ * nextAttemptAt moves there so the sweeper does not take a waiting delivery for a lost one. Nothing
+ * else about a waiting delivery changes: no attempt, no ladder step. Returns the attempts to make
+ * together now (unthrottled) and the throttled ones already under way.
+ */
+async function takeTurns(ctx: DispatcherContext, prepared: readonly PreparedAttempt[]): Promise<{ now: PreparedAttempt[]; started: Promise<Delivered[]>[] }> {
+  const now: PreparedAttempt[] = [];
+  const started: Promise<Delivered[]>[] = [];
+  for (const p of prepared) {
+    const limit = p.row.maxPerSecond;
+    if (limit === null) {
+      now.push(p);
+      continue;
+    }
+    if (p.slotAt !== undefined) {
+      started.push(makeAttempts(ctx, [p]));
+      continue;
+    }
+    const { slotAt, waitMs } = await ctx.throttle.reserve(p.row.subscriptionId, limit);
+    if (waitMs <= IN_PROCESS_WAIT_MS) {
+      started.push(new Promise((r) => setTimeout(r, waitMs)).then(() => makeAttempts(ctx, [p])));
+      continue;
+    }
+    started.push(
+      (async () => {
+        await ctx.db.webhookDelivery.updateMany({
+          where: { id: p.row.deliveryId, state: DELIVERY_STATE.pending, attempts: p.attempt - 1 },
+          data: { nextAttemptAt: new Date(Date.now() + waitMs) },
+        });
+        await scheduleThrottledAttempt(ctx.producer, p.row.deliveryId, p.attempt, slotAt, waitMs);
+        p.log.debug("throttled: attempt waits for its turn", { waitMs });
+        return [];
+      })(),
+    );
+  }
+  return { now, started };
 }
 
 /** Makes one event's attempts and records them together; returns its successes. */
@@ -214,8 +297,9 @@ async function makeAttempts(ctx: DispatcherContext, prepared: readonly PreparedA
 }
 
 /** One attempt of one delivery (the webhooks/deliver job: retries, redeliveries, sweeps). */
-export async function attemptDelivery(ctx: DispatcherContext, deliveryId: string, attempt: number): Promise<void> {
+export async function attemptDelivery(ctx: DispatcherContext, deliveryId: string, attempt: number, slotAt?: number): Promise<void> {
   const row = await loadAttempt(ctx, deliveryId);
   if (!row) return void ctx.logger.warn("delivery not found", { deliveryId, attempt });
-  await attemptDeliveries(ctx, [{ row, attempt }]);
+  const onTime = slotAt !== undefined && Date.now() - slotAt <= LATE_TURN_MS;
+  await attemptDeliveries(ctx, [{ row, attempt, ...(onTime ? { slotAt } : {}) }]);
 }

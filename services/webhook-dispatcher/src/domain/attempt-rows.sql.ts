@@ -1,9 +1,9 @@
-import { anyOf, defineStatement, qb, type DB, type ExpressionBuilder } from "@esign/db";
+import { anyOf, defineStatement, jsonInt, qb, type DB, type ExpressionBuilder } from "@esign/db";
 import { subscriptionMatchesEvent } from "@esign/webhooks";
 
 /** The columns an attempt needs, of a delivery `d`, its subscription `s` and its event `e`. */
 type AttemptTables = {
-  d: Pick<DB["WebhookDelivery"], "id" | "eventId" | "state" | "attempts" | "ladderStep" | "nextAttemptAt">;
+  d: Pick<DB["WebhookDelivery"], "id" | "eventId" | "state" | "attempts" | "ladderStep" | "nextAttemptAt" | "caseFileId">;
   s: DB["WebhookSubscription"];
   e: DB["Event"];
 };
@@ -19,6 +19,11 @@ function attemptColumns(eb: ExpressionBuilder<AttemptTables, "d" | "s" | "e">) {
     eb.ref("s.id").as("subscriptionId"),
     eb.ref("s.endpoint").as("endpoint"),
     eb.ref("s.secretEnc").as("secretEnc"),
+    eb.ref("s.previousSecretEnc").as("previousSecretEnc"),
+    eb.ref("s.previousSecretExpiresAt").as("previousSecretExpiresAt"),
+    eb.ref("s.maxPerSecond").as("maxPerSecond"),
+    eb.ref("s.ordered").as("ordered"),
+    eb.ref("d.caseFileId").as("caseFileId"),
     eb.ref("s.isActive").as("isActive"),
     eb.ref("s.deletedAt").as("deletedAt"),
     eb.ref("e.id").as("eventRowId"),
@@ -26,6 +31,21 @@ function attemptColumns(eb: ExpressionBuilder<AttemptTables, "d" | "s" | "e">) {
     eb.ref("e.payload").as("payload"),
     eb.ref("e.occurredAt").as("occurredAt"),
   ] as const;
+}
+
+/**
+ * The case file an event is about, for ordered subscriptions: the payload's `id` of a casefile event,
+ * its `caseFile.id` of a signer event (the catalog's payloads, packages/schema); null for any other.
+ */
+function caseFileOfEvent(eb: ExpressionBuilder<{ e: DB["Event"] }, "e">) {
+  return eb
+    .case()
+    .when("e.topic", "=", "casefile")
+    .then(jsonInt(eb.ref("e.payload"), "id"))
+    .when("e.topic", "=", "signer")
+    .then(jsonInt(eb.ref("e.payload"), "caseFile", "id"))
+    .end()
+    .as("caseFileId");
 }
 
 const SAMPLE_ID = "00000000-0000-4000-8000-000000000000";
@@ -68,12 +88,12 @@ export const fanOutAndLoadSql = defineStatement(
         db
           .selectFrom("WebhookSubscription as s")
           .innerJoin("e", (join) => join.on(subscriptionMatchesEvent))
-          .select(["e.id as eventId", "s.id as subscriptionId"]),
+          .select((eb) => ["e.id as eventId", "s.id as subscriptionId", caseFileOfEvent(eb as unknown as ExpressionBuilder<{ e: DB["Event"] }, "e">)]),
       )
       .with("created", (db) =>
         db
           .insertInto("WebhookDelivery")
-          .columns(["id", "eventId", "subscriptionId", "state", "nextAttemptAt", "createdAt", "updatedAt"])
+          .columns(["id", "eventId", "subscriptionId", "caseFileId", "state", "nextAttemptAt", "createdAt", "updatedAt"])
           .expression((eb) =>
             eb
               .selectFrom("matching as m")
@@ -81,6 +101,7 @@ export const fanOutAndLoadSql = defineStatement(
                 s.fn<string>("gen_random_uuid").as("id"),
                 "m.eventId",
                 "m.subscriptionId",
+                "m.caseFileId",
                 s.cast<string>(s.val(pendingState), "text").as("state"),
                 s.cast<Date>(s.val(now), "timestamptz").as("nextAttemptAt"),
                 s.cast<Date>(s.val(now), "timestamptz").as("createdAt"),
@@ -92,7 +113,7 @@ export const fanOutAndLoadSql = defineStatement(
               .orderBy("m.subscriptionId"),
           )
           .onConflict((oc) => oc.columns(["eventId", "subscriptionId"]).doNothing())
-          .returning(["id", "eventId", "state", "attempts", "ladderStep", "nextAttemptAt", "subscriptionId", "createdAt"]),
+          .returning(["id", "eventId", "state", "attempts", "ladderStep", "nextAttemptAt", "subscriptionId", "caseFileId", "createdAt"]),
       )
       .with("d", (db) =>
         db
@@ -101,7 +122,7 @@ export const fanOutAndLoadSql = defineStatement(
           .unionAll(
             db
               .selectFrom("WebhookDelivery")
-              .select(["id", "eventId", "state", "attempts", "ladderStep", "nextAttemptAt", "subscriptionId", "createdAt"])
+              .select(["id", "eventId", "state", "attempts", "ladderStep", "nextAttemptAt", "subscriptionId", "caseFileId", "createdAt"])
               .where("eventId", "=", anyOf(eventIds, "uuid"))
               .where("state", "=", pendingState),
           ),

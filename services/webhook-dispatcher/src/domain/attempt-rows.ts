@@ -14,6 +14,15 @@ export interface AttemptRow {
   subscriptionId: string;
   endpoint: string;
   secretEnc: string;
+  /** The secret before the last rotation, still signed with until previousSecretExpiresAt. */
+  previousSecretEnc: string | null;
+  previousSecretExpiresAt: Date | null;
+  /** Throttle: deliveries per second at most; null = no limit. */
+  maxPerSecond: number | null;
+  /** Ordered per case file (opt-in). */
+  ordered: boolean;
+  /** The event's case file, for ordering; null for events about none. */
+  caseFileId: number | null;
   isActive: boolean;
   deletedAt: Date | null;
   /** null when the event row is gone. */

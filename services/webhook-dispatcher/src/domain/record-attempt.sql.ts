@@ -244,6 +244,6 @@ export const disableSubscriptionSql = defineStatement(
       .set({ isActive: false, disabledAt: now, updatedAt: now })
       .where("id", "=", subscriptionId)
       .where("isActive", "=", true)
-      .returning("id"),
+      .returning(["id", "customerId", "endpoint"]),
   { reuse: "shape" },
 );

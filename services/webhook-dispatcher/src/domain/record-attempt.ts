@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { run, runOne, sqlPool, type Db } from "@esign/db";
+import { emitEvent, run, runOne, sqlPool, type Db } from "@esign/db";
+import { subscriptionAlertEvent } from "@esign/schema";
 import { counter } from "@esign/runtime";
 import { DELIVERY_STATE, retryDelayMs } from "@esign/webhooks";
 import { Coalescer } from "./coalesce";
@@ -211,6 +212,18 @@ function writeAttemptLocked(db: Db, input: AttemptToRecord): Promise<RecordedAtt
 
     if (outcome.kind === "exhausted") {
       const disabled = await runOne(tx, disableSubscriptionSql, { subscriptionId, now });
+      // The operational event, in the same transaction: to the customer's other subscriptions holding it.
+      if (disabled) {
+        await emitEvent(
+          tx,
+          subscriptionAlertEvent(disabled.customerId, "webhook.subscription.disabled", {
+            subscriptionId,
+            endpoint: disabled.endpoint,
+            failingSince: null,
+            disabledAt: now.toISOString(),
+          }),
+        );
+      }
       const suspended = (
         await run(tx, suspendPendingDeliveriesSql, { subscriptionId, suspended: DELIVERY_STATE.suspended, pending: DELIVERY_STATE.pending, now })
       ).length;

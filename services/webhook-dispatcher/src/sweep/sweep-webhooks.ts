@@ -2,13 +2,19 @@ import type { Db } from "@esign/db";
 import type { Logger } from "@esign/logger";
 import type { Producer } from "@esign/queue";
 import { scrapedGauge } from "@esign/runtime";
-import { DELIVERY_STATE, ensureAttemptNow, ensureDisabledNotification } from "@esign/webhooks";
+import { releaseOrphanedHeld } from "../domain/ordering";
+import { warnFailingSubscriptions } from "./warn-failing";
+
+const DEFAULT_FAILING_AFTER_MS = 86_400_000;
+import { DELIVERY_STATE, ensureAttemptNow, ensureDisabledNotification, ensureRecoverJob, RECOVER_STATE } from "@esign/webhooks";
 
 export interface SweepOptions {
   /** How long past its time a delivery (or a notification) may go without a job before it is re-enqueued. */
   graceMs: number;
   /** Rows looked at per kind and sweep; the rest waits for the next sweep. */
   limit: number;
+  /** WEBHOOK_FAILING_AFTER_MS: failing this long with no success -> the failing warning. */
+  failingAfterMs?: number;
 }
 
 export const DEFAULT_SWEEP_OPTIONS: SweepOptions = { graceMs: 30_000, limit: 500 };
@@ -30,6 +36,9 @@ export const FIRST_ATTEMPT_GRACE_MS = 30_000;
 export interface SweepResult {
   deliveriesRequeued: number;
   notificationsRequeued: number;
+  recoverTasksRequeued: number;
+  heldReleased: number;
+  failingWarned: number;
 }
 
 /**
@@ -76,7 +85,25 @@ export async function sweepWebhooks(db: Db, producer: Producer, logger: Logger, 
     notificationsRequeued += 1;
     logger.info("owed subscription-disabled notification re-enqueued", { subscriptionId: s.id, outcome });
   }
-  return { deliveriesRequeued, notificationsRequeued };
+  // Recover tasks not finished and not moved on for the grace period: their job was lost or gave up.
+  const stalled = await db.webhookRecoverTask.findMany({
+    where: { state: { in: [RECOVER_STATE.queued, RECOVER_STATE.running] }, updatedAt: { lt: cutoff } },
+    select: { id: true },
+    orderBy: { updatedAt: "asc" },
+    take: options.limit,
+  });
+  let recoverTasksRequeued = 0;
+  for (const t of stalled) {
+    const outcome = await ensureRecoverJob(producer, t.id);
+    if (outcome === "exists") continue;
+    recoverTasksRequeued += 1;
+    logger.info("unfinished recover task re-enqueued", { recoverTaskId: t.id, outcome });
+  }
+  // Ordered deliveries held behind an event that has ended without releasing them.
+  const heldReleased = await releaseOrphanedHeld({ db, producer }, options.limit);
+  if (heldReleased > 0) logger.info("held ordered deliveries released", { heldReleased });
+  const failingWarned = await warnFailingSubscriptions(db, producer, logger, options.failingAfterMs ?? DEFAULT_FAILING_AFTER_MS, options.limit);
+  return { deliveriesRequeued, notificationsRequeued, recoverTasksRequeued, heldReleased, failingWarned };
 }
 
 /**

@@ -69,4 +69,10 @@ export const da: NotifierMessages = {
     expires: (at) => `Linket virker indtil ${at}.`,
     ignore: "Hvis du ikke ventede denne invitation, kan du se bort fra mailen: uden linket sker der intet.",
   },
+  subscriptionFailing: {
+    subject: (endpoint) => `Webhook-leveringer fejler: ${endpoint}`,
+    intro: (customer, since) => `Leveringer til et webhook-abonnement hos ${customer} har fejlet siden ${since}, uden nogen vellykket levering siden.`,
+    action:
+      "De fejlede hændelser forsøges igen hver time. Hvis endpointet ikke svarer 2xx inden for 1 sekund før det sidste forsøg, bliver abonnementet deaktiveret. Ret endpointet nu; intet går tabt, så længe abonnementet er aktivt.",
+  },
 };

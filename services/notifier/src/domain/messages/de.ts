@@ -69,4 +69,11 @@ export const de: NotifierMessages = {
     expires: (at) => `Der Link gilt bis ${at}.`,
     ignore: "Wenn Sie diese Einladung nicht erwartet haben, ignorieren Sie diese E-Mail: ohne den Link geschieht nichts.",
   },
+  subscriptionFailing: {
+    subject: (endpoint) => `Webhook-Zustellungen schlagen fehl: ${endpoint}`,
+    intro: (customer, since) =>
+      `Zustellungen an ein Webhook-Abonnement von ${customer} schlagen seit ${since} fehl, ohne eine erfolgreiche Zustellung seitdem.`,
+    action:
+      "Die fehlgeschlagenen Ereignisse werden stündlich erneut versucht. Antwortet der Endpunkt vor dem letzten Versuch nicht innerhalb von 1 Sekunde mit 2xx, wird das Abonnement deaktiviert. Beheben Sie das jetzt; solange das Abonnement aktiv ist, geht nichts verloren.",
+  },
 };

@@ -67,4 +67,10 @@ export const en: NotifierMessages = {
     expires: (at) => `The link works until ${at}.`,
     ignore: "If you did not expect this invitation, ignore this mail: nothing happens without the link.",
   },
+  subscriptionFailing: {
+    subject: (endpoint) => `Webhook deliveries failing: ${endpoint}`,
+    intro: (customer, since) => `Deliveries to a webhook subscription of ${customer} have been failing since ${since}, with no successful delivery since then.`,
+    action:
+      "The failed events are retried every hour. If the endpoint does not answer 2xx within 1 second before the last retry, the subscription will be disabled. Fix the endpoint now; nothing is lost while the subscription stays active.",
+  },
 };

@@ -70,4 +70,11 @@ export const fi: NotifierMessages = {
     expires: (at) => `Linkki toimii ${at} asti.`,
     ignore: "Jos et odottanut tätä kutsua, voit jättää viestin huomiotta: ilman linkkiä mitään ei tapahdu.",
   },
+  subscriptionFailing: {
+    subject: (endpoint) => `Webhook-toimitukset epäonnistuvat: ${endpoint}`,
+    intro: (customer, since) =>
+      `Toimitukset asiakkaan ${customer} webhook-tilaukselle ovat epäonnistuneet ${since} alkaen, eikä yksikään toimitus ole sen jälkeen onnistunut.`,
+    action:
+      "Epäonnistuneita tapahtumia yritetään uudelleen tunnin välein. Jos päätepiste ei vastaa 2xx-koodilla 1 sekunnin kuluessa ennen viimeistä yritystä, tilaus poistetaan käytöstä. Korjaa päätepiste nyt; mitään ei menetetä niin kauan kuin tilaus on käytössä.",
+  },
 };

@@ -69,4 +69,10 @@ export const fr: NotifierMessages = {
     expires: (at) => `Le lien est valable jusqu’au ${at}.`,
     ignore: "Si vous n’attendiez pas cette invitation, ignorez ce message : rien ne se passe sans le lien.",
   },
+  subscriptionFailing: {
+    subject: (endpoint) => `Échec des livraisons webhook : ${endpoint}`,
+    intro: (customer, since) => `Les livraisons à un abonnement webhook de ${customer} échouent depuis ${since}, sans aucune livraison réussie depuis.`,
+    action:
+      "Les événements en échec sont réessayés toutes les heures. Si le point de terminaison ne répond pas 2xx en moins d’une seconde avant la dernière tentative, l’abonnement sera désactivé. Corrigez-le maintenant ; rien n’est perdu tant que l’abonnement reste actif.",
+  },
 };

@@ -70,4 +70,10 @@ export const nl: NotifierMessages = {
     expires: (at) => `De link werkt tot ${at}.`,
     ignore: "Verwachtte u deze uitnodiging niet, negeer dan deze e-mail: zonder de link gebeurt er niets.",
   },
+  subscriptionFailing: {
+    subject: (endpoint) => `Webhook-leveringen mislukken: ${endpoint}`,
+    intro: (customer, since) => `Leveringen aan een webhook-abonnement van ${customer} mislukken sinds ${since}, zonder één geslaagde levering sindsdien.`,
+    action:
+      "De mislukte gebeurtenissen worden elk uur opnieuw geprobeerd. Als het endpoint vóór de laatste poging niet binnen 1 seconde met 2xx antwoordt, wordt het abonnement uitgeschakeld. Herstel het endpoint nu; er gaat niets verloren zolang het abonnement actief is.",
+  },
 };

@@ -68,4 +68,10 @@ export const no: NotifierMessages = {
     expires: (at) => `Lenken virker til ${at}.`,
     ignore: "Hvis du ikke ventet denne invitasjonen, kan du se bort fra e-posten: uten lenken skjer ingenting.",
   },
+  subscriptionFailing: {
+    subject: (endpoint) => `Webhook-leveranser feiler: ${endpoint}`,
+    intro: (customer, since) => `Leveranser til et webhook-abonnement hos ${customer} har feilet siden ${since}, uten noen vellykket leveranse siden.`,
+    action:
+      "De feilede hendelsene prøves på nytt hver time. Hvis endepunktet ikke svarer 2xx innen 1 sekund før siste forsøk, blir abonnementet deaktivert. Rett endepunktet nå; ingenting går tapt så lenge abonnementet er aktivt.",
+  },
 };

@@ -42,6 +42,14 @@ export interface MeetingMailMessages {
   reason: string;
 }
 
+/** The warning before the disable: a subscription's deliveries have failed for a day with no success. */
+export interface SubscriptionFailingMessages {
+  subject(endpoint: string): string;
+  intro(customerName: string, since: string): string;
+  /** What happens next and what to do. */
+  action: string;
+}
+
 /** The mail to a customer's developers when the retry ladder disabled a webhook subscription. */
 export interface SubscriptionDisabledMessages {
   subject(endpoint: string): string;
@@ -91,4 +99,5 @@ export interface NotifierMessages {
   meeting: MeetingMailMessages;
   subscriptionDisabled: SubscriptionDisabledMessages;
   invitation: InvitationMessages;
+  subscriptionFailing: SubscriptionFailingMessages;
 }

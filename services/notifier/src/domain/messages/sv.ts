@@ -68,4 +68,11 @@ export const sv: NotifierMessages = {
     expires: (at) => `Länken fungerar till ${at}.`,
     ignore: "Om du inte väntade dig denna inbjudan kan du bortse från mejlet: utan länken händer ingenting.",
   },
+  subscriptionFailing: {
+    subject: (endpoint) => `Webhook-leveranser misslyckas: ${endpoint}`,
+    intro: (customer, since) =>
+      `Leveranser till en webhook-prenumeration hos ${customer} har misslyckats sedan ${since}, utan någon lyckad leverans sedan dess.`,
+    action:
+      "De misslyckade händelserna försöks igen varje timme. Om slutpunkten inte svarar 2xx inom 1 sekund före det sista försöket inaktiveras prenumerationen. Åtgärda slutpunkten nu; inget går förlorat så länge prenumerationen är aktiv.",
+  },
 };
