@@ -1,7 +1,7 @@
 // `pnpm bench`: starts the platform in production mode against local PostgreSQL and Redis, runs each
 // scenario (with its baseline, interleaved, in this same run) and writes bench/results/<date>.json,
 // <date>.md (summary with pass/short per target) and <date>.svg (latency percentiles).
-// Options: --only create,completed,dispatch,retry,upload,seal,sql,search   --quick   --profile api-gateway,webhook-dispatcher,...
+// Options: --only cost,create,completed,dispatch,retry,upload,seal,sql,search   --quick   --profile api-gateway,webhook-dispatcher,...
 //          --keep (keep databases, Redis keys and files)   --out <dir>
 //          --redis local (use the shared local Redis as it is configured, instead of a private
 //          redis-server with the production settings)   --redis-hz <n> (private server, another hz)
@@ -14,6 +14,7 @@ import { ensureRedis } from "../scripts/up/ensure-redis";
 import { flameGraph } from "./report/flame";
 import { renderMarkdown } from "./report/markdown";
 import { renderSvg } from "./report/svg";
+import { costScenario } from "./scenarios/cost";
 import { createScenario } from "./scenarios/create";
 import { createCompletedScenario } from "./scenarios/create-completed";
 import { dispatchScenario } from "./scenarios/dispatch";
@@ -31,6 +32,7 @@ import { cleanupRun, newRun } from "./support/world";
 const ROOT = path.resolve(__dirname, "..");
 
 const SCENARIOS: Record<string, Scenario> = {
+  cost: costScenario,
   create: createScenario,
   completed: createCompletedScenario,
   dispatch: dispatchScenario,

@@ -60,6 +60,14 @@ export function renderMarkdown(report: BenchReport, svgFile: string): string {
     for (const n of s.notes) lines.push(`- Note: ${n}`);
     lines.push(`- Scenario wall time: ${Math.round(s.wallMs / 1000)} s${s.stalls ? `; machine stalls during it: ${stallSummary(s.stalls)}` : ""}`);
     lines.push("");
+    for (const t of s.tables ?? []) {
+      lines.push(`**${t.title}**`);
+      lines.push("");
+      lines.push(`| ${t.head.map(cell).join(" | ")} |`);
+      lines.push(`| ${t.head.map(() => "---").join(" | ")} |`);
+      for (const r of t.rows) lines.push(`| ${r.map(cell).join(" | ")} |`);
+      lines.push("");
+    }
     if (s.chart.length > 0) {
       lines.push("| Series | n | p50 | p90 | p99 | p99.9 | max (ms) |");
       lines.push("| --- | --- | --- | --- | --- | --- | --- |");

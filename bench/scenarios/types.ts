@@ -40,9 +40,17 @@ export interface ScenarioResult {
   /** Everything measured, for the JSON file. */
   data: Record<string, unknown>;
   notes: string[];
+  /** Tables for the summary (figures that are no latency distribution: counts, stage timings). */
+  tables?: ReportTable[];
   wallMs: number;
   /** Percent of the scenario's wall time the machine was stalled (Linux PSI; set by run.ts). */
   stalls?: PressureTotals;
+}
+
+export interface ReportTable {
+  title: string;
+  head: string[];
+  rows: (string | number)[][];
 }
 
 export type Scenario = (ctx: BenchContext) => Promise<ScenarioResult>;
