@@ -1,7 +1,7 @@
 // `pnpm bench`: starts the platform in production mode against local PostgreSQL and Redis, runs each
 // scenario (with its baseline, interleaved, in this same run) and writes bench/results/<date>.json,
 // <date>.md (summary with pass/short per target) and <date>.svg (latency percentiles).
-// Options: --only create,completed,dispatch,retry,upload,seal,sql,search,controls   --quick   --profile api-gateway,webhook-dispatcher,...
+// Options: --only cost,create,completed,dispatch,retry,upload,seal,sql,search,controls   --quick   --repeats <n> (default 3)   --profile api-gateway,webhook-dispatcher,...
 //          --keep (keep databases, Redis keys and files)   --out <dir>
 //          --redis local (use the shared local Redis as it is configured, instead of a private
 //          redis-server with the production settings)   --redis-hz <n> (private server, another hz)
@@ -14,6 +14,7 @@ import { ensureRedis } from "../scripts/up/ensure-redis";
 import { flameGraph } from "./report/flame";
 import { renderMarkdown } from "./report/markdown";
 import { renderSvg } from "./report/svg";
+import { costScenario } from "./scenarios/cost";
 import { createScenario } from "./scenarios/create";
 import { createCompletedScenario } from "./scenarios/create-completed";
 import { dispatchScenario } from "./scenarios/dispatch";
@@ -26,12 +27,14 @@ import { webhookControlsScenario } from "./scenarios/webhook-controls";
 import type { BenchContext, Scenario, ScenarioResult } from "./scenarios/types";
 import { summarizeProfile } from "./support/cpuprofile";
 import { startPrivateRedis } from "./support/private-redis";
+import { foreignCpuPercent, judge, OwnCpu } from "./support/noise";
 import { machineCpu, pressurePercent, pressureTotals, stallSummary } from "./support/proc";
 import { cleanupRun, newRun } from "./support/world";
 
 const ROOT = path.resolve(__dirname, "..");
 
 const SCENARIOS: Record<string, Scenario> = {
+  cost: costScenario,
   create: createScenario,
   completed: createCompletedScenario,
   dispatch: dispatchScenario,
@@ -54,6 +57,8 @@ async function main(): Promise<number> {
   const only = arg("only")?.split(",").filter(Boolean) ?? Object.keys(SCENARIOS);
   for (const name of only) if (!SCENARIOS[name]) throw new Error(`unknown scenario "${name}"; known: ${Object.keys(SCENARIOS).join(", ")}`);
   const quick = arg("quick") !== undefined;
+  const repeats = Math.max(1, Math.trunc(Number(arg("repeats") || 3)));
+  if (!Number.isFinite(repeats)) throw new Error("--repeats takes a number");
   const keep = arg("keep") !== undefined;
   const outDir = path.resolve(ROOT, arg("out") || "bench/results");
   const run = newRun();
@@ -61,6 +66,7 @@ async function main(): Promise<number> {
   const ctx: BenchContext = {
     run,
     quick,
+    repeats,
     profile: new Set(arg("profile")?.split(",").filter(Boolean) ?? []),
     profDir,
     log: (m) => process.stdout.write(`${m}\n`),
@@ -96,14 +102,18 @@ async function main(): Promise<number> {
     for (const name of only) {
       ctx.log(`== ${name}`);
       const before = pressureTotals();
+      const machineBefore = machineCpu();
+      const own = new OwnCpu(run.id);
       const s0 = performance.now();
       try {
         const r = await SCENARIOS[name]!(ctx);
         const after = pressureTotals();
         if (before && after) r.stalls = pressurePercent(before, after, performance.now() - s0);
+        r.reliability = judge(foreignCpuPercent(machineBefore, machineCpu(), own.stop()), r.stalls, r.baselineNoise);
         results.push(r);
-        for (const c of r.checks)
-          ctx.log(`  ${c.pass ? "pass " : "SHORT"} ${c.label}: ${c.figure} ${c.unit} (target ${c.target})${c.note ? ` - ${c.note}` : ""}`);
+        const verdict = (pass: boolean) => (!r.reliability?.reliable ? "UNRELIABLE" : pass ? "pass " : "SHORT");
+        for (const c of r.checks) ctx.log(`  ${verdict(c.pass)} ${c.label}: ${c.figure} ${c.unit} (target ${c.target})${c.note ? ` - ${c.note}` : ""}`);
+        if (!r.reliability.reliable) ctx.log(`  unreliable: ${r.reliability.reasons.join("; ")}`);
         ctx.log(`  (${Math.round(r.wallMs / 1000)} s${r.stalls ? `; ${stallSummary(r.stalls)}` : ""})`);
       } catch (err) {
         const message = err instanceof Error ? `${err.message}\n${err.stack ?? ""}` : String(err);
@@ -130,6 +140,7 @@ async function main(): Promise<number> {
     options: {
       only,
       quick,
+      repeats,
       profile: [...ctx.profile],
       redis: privateRedis ? `private redis-server (${privateRedis.settings})` : "shared local Redis, as configured",
     },
@@ -161,8 +172,10 @@ async function main(): Promise<number> {
   ctx.log(`\nwrote ${path.relative(ROOT, path.join(outDir, `${base}.{json,md,svg}`))} in ${Math.round(wallMs / 1000)} s`);
   if (existsSync(profDir)) writeFlameGraphs(profDir, ctx.log);
   const checks = results.flatMap((r) => r.checks);
+  const judged = results.filter((r) => r.reliability?.reliable !== false).flatMap((r) => r.checks);
+  const unjudged = checks.length - judged.length;
   ctx.log(
-    `${checks.filter((c) => c.pass).length} targets pass, ${checks.filter((c) => !c.pass).length} short${errors.length ? `, ${errors.length} scenario(s) failed to run` : ""}`,
+    `${judged.filter((c) => c.pass).length} targets pass, ${judged.filter((c) => !c.pass).length} short${unjudged ? `, ${unjudged} UNRELIABLE (machine not quiet: repeat on a quiet machine)` : ""}${errors.length ? `, ${errors.length} scenario(s) failed to run` : ""}`,
   );
   return errors.length > 0 ? 1 : 0;
 }

@@ -5,7 +5,7 @@ export interface BenchReport {
   startedAt: string;
   wallMs: number;
   runId: string;
-  options: { only: string[]; quick: boolean; profile: string[]; redis: string };
+  options: { only: string[]; quick: boolean; repeats: number; profile: string[]; redis: string };
   machine: {
     cpus: number;
     cpuModel: string;
@@ -28,7 +28,7 @@ export function renderMarkdown(report: BenchReport, svgFile: string): string {
   lines.push(`# Benchmark ${report.startedAt.slice(0, 10)}`);
   lines.push("");
   lines.push(
-    `Run \`${report.runId}\` started ${report.startedAt}, wall time ${Math.round(report.wallMs / 1000)} s${report.options.quick ? " (QUICK mode: shortened steps, not a reference run)" : ""}, ${report.options.redis}. ` +
+    `Run \`${report.runId}\` started ${report.startedAt}, wall time ${Math.round(report.wallMs / 1000)} s${report.options.quick ? " (QUICK mode: shortened steps, not a reference run)" : ""}, each step ${report.options.repeats} x (targets judged on the median), ${report.options.redis}. ` +
       `Machine: ${m.cpus} x ${m.cpuModel}, ${m.memoryGb} GB, Node ${m.node}; the machine is shared: all cores were ${m.busyPercentDuringRun}% busy during the run ` +
       `(this run and everyone else's), load average at the end ${m.loadAvgAtEnd.join(" / ")}. Absolute figures drift with that load; ratios against the in-run baselines much less.` +
       (m.stalledDuringRun
@@ -41,9 +41,11 @@ export function renderMarkdown(report: BenchReport, svgFile: string): string {
   lines.push("| Target | Figure | Goal | Result |");
   lines.push("| --- | --- | --- | --- |");
   for (const s of report.scenarios) {
+    const unreliable = s.reliability && !s.reliability.reliable ? s.reliability.reasons.join("; ") : undefined;
     for (const c of s.checks) {
+      const result = unreliable ? `**UNRELIABLE** (would read ${c.pass ? "pass" : "short"}): ${cell(unreliable)}` : c.pass ? "pass" : "**short**";
       lines.push(
-        `| ${cell(c.label)} | **${cell(c.figure)} ${cell(c.unit)}**${c.note ? `<br><sub>${cell(c.note)}</sub>` : ""} | ${cell(c.target)} | ${c.pass ? "pass" : "**short**"} |`,
+        `| ${cell(c.label)} | **${cell(c.figure)} ${cell(c.unit)}**${c.note ? `<br><sub>${cell(c.note)}</sub>` : ""} | ${cell(c.target)} | ${result} |`,
       );
     }
   }
@@ -59,7 +61,19 @@ export function renderMarkdown(report: BenchReport, svgFile: string): string {
     for (const mth of s.method) lines.push(`- ${mth}`);
     for (const n of s.notes) lines.push(`- Note: ${n}`);
     lines.push(`- Scenario wall time: ${Math.round(s.wallMs / 1000)} s${s.stalls ? `; machine stalls during it: ${stallSummary(s.stalls)}` : ""}`);
+    if (s.reliability)
+      lines.push(
+        `- Machine during it: other work ${s.reliability.foreignCpuPercent ?? "n/a"}% of all cores, I/O stalled ${s.reliability.ioStallPercent ?? "n/a"}%: ${s.reliability.reliable ? "quiet enough to judge (support/noise.ts)" : `**UNRELIABLE**: ${s.reliability.reasons.join("; ")}`}`,
+      );
     lines.push("");
+    for (const t of s.tables ?? []) {
+      lines.push(`**${t.title}**`);
+      lines.push("");
+      lines.push(`| ${t.head.map(cell).join(" | ")} |`);
+      lines.push(`| ${t.head.map(() => "---").join(" | ")} |`);
+      for (const r of t.rows) lines.push(`| ${r.map(cell).join(" | ")} |`);
+      lines.push("");
+    }
     if (s.chart.length > 0) {
       lines.push("| Series | n | p50 | p90 | p99 | p99.9 | max (ms) |");
       lines.push("| --- | --- | --- | --- | --- | --- | --- |");

@@ -7,6 +7,7 @@ import { cpuMs, machineCpu } from "../support/proc";
 import { Receiver, type ReceiverDump } from "../support/receiver";
 import { startBenchService, type BenchProcess } from "../support/services";
 import { typedSqlSecondsOf, typedSqlShares } from "../support/typed-sql-cost";
+import { spread, spreadReason } from "../support/noise";
 import { median, percentiles, round, type Percentiles } from "../support/stats";
 import { createWorld, type World } from "../support/world";
 import { check, type BenchContext, type ScenarioResult } from "./types";
@@ -211,9 +212,11 @@ export async function dispatchScenario(ctx: BenchContext): Promise<ScenarioResul
     await baselineBurst(await bodiesOf(warm.ids));
 
     const bursts: { system: Awaited<ReturnType<typeof systemBurst>>[]; baseline: Awaited<ReturnType<typeof baselineBurst>>[] } = { system: [], baseline: [] };
-    // S B B S S B: the order cancels a drifting background load; three of each, so one noisy burst
-    // (the got loop's own rate moved 2,100-3,200/s between bursts of one run) does not set the median.
-    for (const who of ["system", "baseline", "baseline", "system", "system", "baseline"] as const) {
+    // S B B S S B ... (--repeats of each, default 3): the order cancels a drifting background load, and
+    // one noisy burst (the got loop's own rate moved 2,100-3,200/s between bursts of one run) does not
+    // set the median; the got loop's own spread decides whether the run can be judged (support/noise.ts).
+    const order = Array.from({ length: ctx.repeats }, (_, i) => (i % 2 === 0 ? (["system", "baseline"] as const) : (["baseline", "system"] as const))).flat();
+    for (const who of order) {
       if (who === "system") {
         const r = await systemBurst(burstEvents);
         bursts.system.push(r);
@@ -270,20 +273,30 @@ export async function dispatchScenario(ctx: BenchContext): Promise<ScenarioResul
       method: [
         "webhook-dispatcher (outbox relay woken by NOTIFY, fan-out, signed got deliveries) against a receiver in its own process that verifies every signature.",
         "Dispatcher runs with NODE_ENV=development for the address policy only (production refuses 127.0.0.1 and forbids WEBHOOK_ALLOW_PRIVATE); secrets, JSON logs, pool and concurrency are the production ones.",
-        `Throughput: ${burstEvents} events (${burstEvents * SUBSCRIPTIONS} deliveries) committed at once, first emit -> last arrival; order system, baseline, baseline, system; medians.`,
+        `Throughput: ${burstEvents} events (${burstEvents * SUBSCRIPTIONS} deliveries) committed at once, first emit -> last arrival; ${ctx.repeats} bursts of each side in the order system, baseline, baseline, system, ...; medians.`,
         `Baseline: got loop in its own process, same signed bodies, concurrency ${CONCURRENCY}, same keep-alive agent settings (bench/baselines/got-loop.ts).`,
         `Latency: open model, ${LATENCY_RATE} events/s for ${durationMs / 1000} s; per delivery, event commit -> receiver arrival (undelivered count as infinite).`,
         `Before it, a probe at ${PROBE_RATES.join(", ")} events/s (${ctx.quick ? 2 : 4} s each, up to the first p99 >= ${P99_LIMIT_MS} ms) for the highest rate the dispatcher sustains within the limit.`,
       ],
+      baselineNoise: spreadReason(
+        "the got loop's burst rate",
+        bursts.baseline.map((b) => b.perSecond),
+      ),
       checks: [
         check(
           "dispatch.ratio",
           "Dispatch throughput vs got baseline",
           ratio,
           "x",
-          ">= 0.6 x baseline",
-          ratio >= 0.6,
-          `system ${sysRate}/s, baseline ${baseRate}/s`,
+          ">= 0.9 x baseline (issue 25; was 0.6)",
+          ratio >= 0.9,
+          `medians: system ${sysRate}/s (${spread(
+            bursts.system.map((b) => b.perSecond),
+            "/s",
+          )}), baseline ${baseRate}/s (${spread(
+            bursts.baseline.map((b) => b.perSecond),
+            "/s",
+          )})`,
         ),
         check("dispatch.rate", "Dispatch throughput", sysRate, "deliveries/s", ">= 1500 deliveries/s", sysRate >= 1500),
         check(

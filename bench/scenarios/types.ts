@@ -1,3 +1,4 @@
+import type { Reliability } from "../support/noise";
 import type { PressureTotals } from "../support/proc";
 import type { Percentiles } from "../support/stats";
 import type { BenchRun } from "../support/world";
@@ -6,6 +7,8 @@ export interface BenchContext {
   run: BenchRun;
   /** Shorter steps (development of the bench itself); full runs never set it. */
   quick: boolean;
+  /** How many times each measured step runs (--repeats, default 3); targets are judged on the median. */
+  repeats: number;
   /** Services to run under --cpu-prof (profiles land in profDir). */
   profile: Set<string>;
   profDir: string;
@@ -40,9 +43,21 @@ export interface ScenarioResult {
   /** Everything measured, for the JSON file. */
   data: Record<string, unknown>;
   notes: string[];
+  /** Tables for the summary (figures that are no latency distribution: counts, stage timings). */
+  tables?: ReportTable[];
   wallMs: number;
   /** Percent of the scenario's wall time the machine was stalled (Linux PSI; set by run.ts). */
   stalls?: PressureTotals;
+  /** Why the baseline's own repeats make the scenario unreliable (support/noise.ts limits); empty: they agree. */
+  baselineNoise?: string[];
+  /** Whether the machine was quiet enough to judge the targets (set by run.ts, support/noise.ts). */
+  reliability?: Reliability;
+}
+
+export interface ReportTable {
+  title: string;
+  head: string[];
+  rows: (string | number)[][];
 }
 
 export type Scenario = (ctx: BenchContext) => Promise<ScenarioResult>;

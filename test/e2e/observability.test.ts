@@ -134,6 +134,15 @@ describe("metrics", () => {
       );
     });
 
+    it("the gateway times each stage of a create (esign_create_stage_seconds), one observation per stage per create", () => {
+      const b = before.get("api-gateway")!;
+      const a = after.get("api-gateway")!;
+      for (const stage of ["auth", "limits", "multipart", "inspect", "validate", "storage", "database", "enqueue"]) {
+        expect([stage, delta(b, a, "esign_create_stage_seconds_count", { stage })]).toEqual([stage, CREATES]);
+        expect(delta(b, a, "esign_create_stage_seconds_sum", { stage })).toBeGreaterThan(0);
+      }
+    });
+
     it("no raw token or id reaches a route label (or any part of the gateway's metrics)", () => {
       const routes = new Set(select(after.get("api-gateway")!, "esign_http_requests_total").map((s) => s.labels.route!));
       for (const route of routes) {

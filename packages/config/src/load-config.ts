@@ -260,6 +260,12 @@ export const ZEnv = z.object({
   METRICS_ENABLED: zBool.default(true),
   /** When set, a scrape must send `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16).optional(),
+  /**
+   * Count the queries (round trips) and transactions each process sends PostgreSQL, on /metrics
+   * (`esign_db_round_trips`, `esign_db_transactions`): what the benchmark reads per case file and per
+   * delivery. Off by default: off, no connection is wrapped.
+   */
+  DB_STATEMENT_METRICS: zBool.default(false),
   /** bull-board at /admin/queues on the gateway: on in development, off in production unless true. */
   QUEUE_DASHBOARD: zBool.optional(),
   /** No retry/clean/add/remove from the dashboard: true by default in production. */

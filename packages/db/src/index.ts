@@ -1,5 +1,7 @@
 export { createPrisma, sqlPool } from "./create-prisma";
 export { withSqlTransaction } from "./sql-transaction";
+export { countStatements, statementCounts } from "./statement-counts";
+export type { StatementCounts } from "./statement-counts";
 export type { SqlTransactionOptions } from "./sql-transaction";
 export type { Db, Tx, SqlPool, SqlClient } from "./create-prisma";
 export { applyMigrations, listMigrations } from "./migrate";

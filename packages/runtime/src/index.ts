@@ -18,3 +18,4 @@ export type { RecoveryMetricsRecorder, RecoveryMetricSample } from "./metrics/re
 export { answerMetrics, metricsTokenMatches } from "./metrics/metrics-endpoint";
 export type { MetricsEndpointOptions, MetricsAnswer } from "./metrics/metrics-endpoint";
 export { typedSqlMetrics, TYPED_SQL_METRIC_NAMES } from "./metrics/typed-sql-metrics";
+export { statementMetrics, STATEMENT_METRIC_NAMES } from "./metrics/statement-metrics";

@@ -96,7 +96,9 @@ export async function startWorkerService(
 ): Promise<WorkerService> {
   const { config, logger } = ctx;
   const opened: Opened = {
-    db: openDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE ?? options.defaultPoolSize?.(config)),
+    db: openDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE ?? options.defaultPoolSize?.(config), {
+      countStatements: config.DB_STATEMENT_METRICS,
+    }),
     connections: [],
     producers: [],
   };

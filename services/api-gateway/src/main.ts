@@ -8,7 +8,7 @@ import { buildApp } from "./app";
 import { capConnectionsPerAddress } from "./http/connection-cap";
 
 runService("api-gateway", async ({ config, logger }) => {
-  const db = openDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const db = openDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE, { countStatements: config.DB_STATEMENT_METRICS });
   const redis = createRedis(config, "producer");
   // Every reconnect attempt fails while Redis is away (two a second): one line per 10 s says so.
   const redisLog = throttledLog(logger, 10_000);

@@ -14,6 +14,7 @@ import { abuseLimits } from "../http/abuse-limits";
 import { serve } from "../contract/serve";
 import { caseFileRoutes } from "./casefile-contracts";
 import type { CreateAnswer } from "./casefile-schemas";
+import { stageDone } from "./create-stages";
 import { enqueueCreationJob } from "./enqueue-creation-job";
 import { creationJobByKeySql, customerFolderSql, insertCreationJobSql } from "./creation-job.sql";
 
@@ -91,12 +92,15 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
     caseFileRoutes(ctx.config).createCaseFile,
     authenticate(ctx),
     async (req, res, next) => {
+      stageDone(res, "auth");
       requireMultipart(req);
       await limits.createsByCustomer.consume(res, String(principalOf(res).customerId), "Too many case files created for this account in a minute; slow down");
+      stageDone(res, "limits");
       next();
     },
     upload,
     async ({ headers }, req, res) => {
+      stageDone(res, "multipart");
       const principal = principalOf(res);
       const uploads = claimUploads(req, res);
       const committed = new Set<StagedUpload>();
@@ -106,6 +110,7 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
         const issues = partIssues(body, uploads);
         const inspected = await inspectUploads(ctx, uploads, (u) => u.staged.size > 0 && looksLikePdf(u.staged.head, u.staged.tail));
         issues.push(...inspected.issues);
+        stageDone(res, "inspect");
         const data = typeof body.data === "string" ? body.data : undefined;
         const validation =
           data === undefined
@@ -140,6 +145,8 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
           ]);
         }
 
+        stageDone(res, "validate");
+
         // Together: each commit is a rename on the thread pool, and one after the other they were two
         // more waits in the event loop's queue on every request's path (the p99 under load).
         // All settled before a failure is thrown, so the clean-up below never races a rename.
@@ -151,6 +158,7 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
         );
         const failedCommit = commits.find((c) => c.status === "rejected");
         if (failedCommit) throw failedCommit.reason;
+        stageDone(res, "storage");
         const id = randomUUID();
         let job: JobRef;
         try {
@@ -173,7 +181,9 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
           }
           throw err;
         }
+        stageDone(res, "database");
         await enqueueCreationJob(ctx, id);
+        stageDone(res, "enqueue");
         ctx.logger.info("case file job created", { requestId: res.locals.requestId, jobId: id, customerId: principal.customerId });
         // 200, not 201: Penneo's own Postman collection checks "Status code is 200" here.
         res.status(200).json(created(job));

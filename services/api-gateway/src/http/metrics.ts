@@ -32,6 +32,8 @@ export function httpMetrics() {
   });
   return (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
+    // When the request arrived, for stage timings measured from it (casefiles/create-stages.ts).
+    res.locals.receivedAt = performance.now();
     let recorded = false;
     const record = () => {
       if (recorded) return;

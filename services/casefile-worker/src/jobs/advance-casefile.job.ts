@@ -11,10 +11,11 @@ import { scheduleCaseFileTimers } from "../domain/schedule-timers";
  */
 export async function advanceCaseFileJob(ctx: WorkerContext, data: JobData<"casefile", "advance">): Promise<void> {
   const { caseFileId } = data;
-  const outcome = await ctx.db.$transaction((tx) => advanceCaseFile(tx, caseFileId));
+  const { outcome, state } = await ctx.db.$transaction((tx) => advanceCaseFile(tx, caseFileId));
   if (outcome.kind === "pending" && outcome.activated.length > 0) ctx.logger.info("signers activated", { caseFileId, signerIds: outcome.activated });
   if (outcome.kind === "signed") ctx.logger.info("case file signed by everyone", { caseFileId });
-  const caseFile = await ctx.db.caseFile.findUnique({ where: { id: caseFileId }, select: { status: true } });
-  if (caseFile?.status === CASEFILE_STATUS.signed) await enqueueAt(ctx, "finalize", { caseFileId }, jobIds.finalize(caseFileId));
-  await scheduleCaseFileTimers(ctx, caseFileId);
+  if (!state) return;
+  // The state as committed (a retry after a failed enqueue finds it signed and only enqueues).
+  if (state.caseFile.status === CASEFILE_STATUS.signed) await enqueueAt(ctx, "finalize", { caseFileId }, jobIds.finalize(caseFileId));
+  await scheduleCaseFileTimers(ctx, caseFileId, new Date(), state);
 }
