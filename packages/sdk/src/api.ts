@@ -1,6 +1,5 @@
 import type { z } from "zod";
 import { apiErrorFrom, readJson, type HttpMethod, type Transport } from "./http";
-import type { TokenManager } from "./token-manager";
 
 /**
  * How a call authenticates: creation and case-file endpoints read `X-Auth-Token`; webhook endpoints
@@ -26,11 +25,32 @@ function authHeaders(style: AuthStyle, token: string): Record<string, string> {
   return {};
 }
 
-/** Authenticated calls: a token from the manager, and one retry with a fresh token after a 401. */
+/**
+ * How calls prove who makes them: an OAuth token (the Node client's TokenManager) or a browser's
+ * session cookie with its CSRF token (./session-auth.ts). Kept as an interface so this file, and every
+ * resource built on it, imports nothing of Node: the web application bundles them for the browser.
+ */
+export interface Authenticator {
+  /** A credential for one attempt. */
+  get(): Promise<string>;
+  /** After a 401 with `credential`: forget it so the next get() fetches a new one. */
+  invalidate(credential: string): void;
+  /** The headers that carry `credential` on a request of `method`. */
+  headers(style: Exclude<AuthStyle, "none">, credential: string, method: HttpMethod): Record<string, string>;
+  /** Whether one retry after a 401 may help (a token can be renewed; a signed-out session cannot). */
+  readonly retriesAfter401: boolean;
+}
+
+/** Token headers: creation and case-file endpoints read X-Auth-Token, webhook endpoints the spec's pair. */
+export function tokenHeaders(style: Exclude<AuthStyle, "none">, token: string): Record<string, string> {
+  return authHeaders(style, token);
+}
+
+/** Authenticated calls: a credential from the authenticator, and one retry with a fresh one after a 401. */
 export class Api {
   constructor(
     private readonly transport: Transport,
-    private readonly tokens: TokenManager,
+    private readonly tokens: Authenticator,
   ) {}
 
   /** The 2xx response, or throws EsignApiError / EsignNetworkError. */
@@ -44,7 +64,7 @@ export class Api {
           Accept: "application/json",
           "Accept-Charset": "utf-8",
           ...(req.json !== undefined ? { "Content-Type": "application/json" } : {}),
-          ...(token !== undefined ? authHeaders(req.auth, token) : {}),
+          ...(token !== undefined && req.auth !== "none" ? this.tokens.headers(req.auth, token, req.method) : {}),
           ...req.headers,
         },
         ...(req.json !== undefined ? { body: JSON.stringify(req.json) } : req.form !== undefined ? { body: req.form } : {}),
@@ -58,7 +78,7 @@ export class Api {
     }
     const token = await this.tokens.get();
     let res = await attempt(token);
-    if (res.status === 401) {
+    if (res.status === 401 && this.tokens.retriesAfter401) {
       // Revoked, expired early, or a clock far off: one retry with a new token, never more.
       await res.body?.cancel();
       this.tokens.invalidate(token);
@@ -78,8 +98,9 @@ export class Api {
     await res.body?.cancel();
   }
 
-  async buffer(req: ApiRequest): Promise<Buffer> {
+  /** The body's bytes (no Buffer here: the browser has none). */
+  async bytes(req: ApiRequest): Promise<ArrayBuffer> {
     const res = await this.send(req);
-    return Buffer.from(await res.arrayBuffer());
+    return res.arrayBuffer();
   }
 }

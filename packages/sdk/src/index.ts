@@ -62,3 +62,7 @@ export type {
   VerifyResult,
   VerifyWebhookOptions,
 } from "./webhooks";
+export { ApiCredentials, CompanySettings, Sessions, Users, SESSION_PATH, USERS_PATH, COMPANY_PATH, CREDENTIALS_PATH } from "./account";
+export type { Company, CompanyUpdate, Credential, Invitation, NewCredential, Session, User, UserListItem } from "./account";
+export { EsignBrowserClient } from "./browser";
+export type { BrowserClientOptions, SealCheck, UploadProgress } from "./browser";
