@@ -9,10 +9,12 @@ const ROOT = path.resolve(__dirname, "..");
 export const WEBAPP_SRC = path.join(ROOT, "services/api-gateway/webapp/src");
 export const WEBAPP_DIST = path.join(ROOT, "services/api-gateway/dist/webapp");
 
-export async function buildWebapp(): Promise<void> {
-  await build({
+/** Builds the application; answers the source files the script bundle took in (relative to the repository). */
+export async function buildWebapp(outdir = WEBAPP_DIST): Promise<string[]> {
+  const result = await build({
+    metafile: true,
     entryPoints: { app: path.join(WEBAPP_SRC, "main.tsx"), "app-style": path.join(WEBAPP_SRC, "app.css") },
-    outdir: WEBAPP_DIST,
+    outdir,
     entryNames: "[name]",
     bundle: true,
     platform: "browser",
@@ -31,12 +33,13 @@ export async function buildWebapp(): Promise<void> {
           b.onEnd(async (result) => {
             if (result.errors.length > 0) return;
             const { rename } = await import("node:fs/promises");
-            await rename(path.join(WEBAPP_DIST, "app-style.css"), path.join(WEBAPP_DIST, "app.css"));
+            await rename(path.join(outdir, "app-style.css"), path.join(outdir, "app.css"));
           });
         },
       },
     ],
   });
+  return Object.keys(result.metafile.inputs);
 }
 
 if (require.main === module) {
