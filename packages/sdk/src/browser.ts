@@ -122,6 +122,17 @@ export class EsignBrowserClient {
     return `${this.baseUrl}${CASE_FILES_PATH}/${caseFileId}/documents/${documentId}/file`;
   }
 
+  /** A document's PDF (the sealed one once the case file is finalized), for the browser to save. */
+  async downloadDocument(caseFileId: number, documentId: number): Promise<Blob> {
+    const bytes = await this.api.bytes({
+      method: "GET",
+      path: `${CASE_FILES_PATH}/${caseFileId}/documents/${documentId}/file`,
+      auth: "x-auth-token",
+      headers: { Accept: "application/pdf" },
+    });
+    return new Blob([bytes], { type: "application/pdf" });
+  }
+
   verifyDocument(caseFileId: number, documentId: number): Promise<SealCheck> {
     return this.api.json({ method: "GET", path: `${CASE_FILES_PATH}/${caseFileId}/documents/${documentId}/verification`, auth: "x-auth-token" }, ZSealCheck);
   }

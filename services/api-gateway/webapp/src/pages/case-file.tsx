@@ -5,6 +5,19 @@ import { formatDate, useI18n } from "../i18n";
 import { caseFileStatusName, signerStatusName } from "../status";
 import { ActionButton, ErrorNotice, Field, Loading, Notice, useLoad } from "../ui";
 
+/** Fetches the PDF through the API and hands it to the browser as a file to save. */
+async function save(caseFileId: number, doc: Document): Promise<void> {
+  const blob = await client.downloadDocument(caseFileId, doc.id);
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = doc.name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
 function DocumentRow({ caseFile, doc }: { caseFile: CaseFile; doc: Document }) {
   const { t } = useI18n();
   const [seal, setSeal] = useState<SealCheck>();
@@ -18,10 +31,10 @@ function DocumentRow({ caseFile, doc }: { caseFile: CaseFile; doc: Document }) {
           {t.caseFile.view}
           <span class="visually-hidden"> {doc.title}</span>
         </a>
-        <a href={url} download={doc.name} class="download">
-          {finished && doc.signable ? t.caseFile.downloadSealed : t.caseFile.download}
-          <span class="visually-hidden"> {doc.title}</span>
-        </a>
+        <ActionButton
+          label={`${finished && doc.signable ? t.caseFile.downloadSealed : t.caseFile.download}: ${doc.title}`}
+          run={() => save(caseFile.id, doc)}
+        />
         {finished && doc.signable ? (
           <ActionButton label={t.caseFile.verify} run={async () => setSeal(await client.verifyDocument(caseFile.id, doc.id))} />
         ) : null}

@@ -90,9 +90,9 @@ export function caseFileInput(d: Draft, files: readonly File[]): CaseFileInput {
 type Progress = { phase: "upload"; percent: number } | { phase: "processing" } | { phase: "failed"; message: string };
 
 export function CreatePage() {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   // Every field but the files survives a reload (a File cannot be stored).
-  const [draft, setDraft, clearDraft] = useStored<Draft>("create.draft", EMPTY);
+  const [draft, setDraft, clearDraft] = useStored<Draft>("create.draft", { ...EMPTY, language: lang });
   const [files, setFiles] = useState<File[]>([]);
   const [progress, setProgress] = useState<Progress>();
   const folders = useLoad(() => client.folders.list(), []);
