@@ -168,6 +168,8 @@ export const da: Messages = {
     save: "Gem",
     saved: "Gemt.",
     users: "Brugere",
+    folders: "Mapper delt med medlemmer",
+    foldersHint: "Medlemmer ser deres egne sager og sagerne i de mapper, der er delt med dem.",
     invite: "Invitér en bruger",
     inviteEmail: "E-mail",
     inviteName: "Navn",

@@ -168,6 +168,8 @@ export const de: Messages = {
     save: "Speichern",
     saved: "Gespeichert.",
     users: "Benutzer",
+    folders: "Mit Mitgliedern geteilte Ordner",
+    foldersHint: "Mitglieder sehen ihre eigenen Vorgänge und die in den mit ihnen geteilten Ordnern.",
     invite: "Benutzer einladen",
     inviteEmail: "E-Mail",
     inviteName: "Name",

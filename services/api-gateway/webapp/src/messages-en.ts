@@ -167,6 +167,8 @@ export const en = {
     save: "Save",
     saved: "Saved.",
     users: "Users",
+    folders: "Folders shared with members",
+    foldersHint: "Members see their own case files and those in the folders shared with them.",
     invite: "Invite a user",
     inviteEmail: "Email",
     inviteName: "Name",

@@ -168,6 +168,8 @@ export const fi: Messages = {
     save: "Tallenna",
     saved: "Tallennettu.",
     users: "Käyttäjät",
+    folders: "Jäsenten kanssa jaetut kansiot",
+    foldersHint: "Jäsenet näkevät omat asiakirjakansionsa ja heidän kanssaan jaettujen kansioiden sisällön.",
     invite: "Kutsu käyttäjä",
     inviteEmail: "Sähköposti",
     inviteName: "Nimi",

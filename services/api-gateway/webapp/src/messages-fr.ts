@@ -168,6 +168,8 @@ export const fr: Messages = {
     save: "Enregistrer",
     saved: "Enregistré.",
     users: "Utilisateurs",
+    folders: "Dossiers de classement partagés avec les membres",
+    foldersHint: "Les membres voient leurs propres dossiers et ceux des dossiers de classement partagés avec eux.",
     invite: "Inviter un utilisateur",
     inviteEmail: "Adresse e-mail",
     inviteName: "Nom",

@@ -168,6 +168,8 @@ export const nl: Messages = {
     save: "Opslaan",
     saved: "Opgeslagen.",
     users: "Gebruikers",
+    folders: "Mappen gedeeld met leden",
+    foldersHint: "Leden zien hun eigen dossiers en die in de mappen die met hen gedeeld zijn.",
     invite: "Gebruiker uitnodigen",
     inviteEmail: "E-mailadres",
     inviteName: "Naam",

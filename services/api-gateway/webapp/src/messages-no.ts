@@ -168,6 +168,8 @@ export const no: Messages = {
     save: "Lagre",
     saved: "Lagret.",
     users: "Brukere",
+    folders: "Mapper delt med medlemmer",
+    foldersHint: "Medlemmer ser sine egne saker og sakene i mappene som er delt med dem.",
     invite: "Inviter en bruker",
     inviteEmail: "E-post",
     inviteName: "Navn",

@@ -168,6 +168,8 @@ export const sv: Messages = {
     save: "Spara",
     saved: "Sparat.",
     users: "Användare",
+    folders: "Mappar delade med medlemmar",
+    foldersHint: "Medlemmar ser sina egna ärenden och ärendena i de mappar som delats med dem.",
     invite: "Bjud in en användare",
     inviteEmail: "E-post",
     inviteName: "Namn",

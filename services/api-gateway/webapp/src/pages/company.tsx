@@ -1,12 +1,13 @@
 import { useState } from "preact/hooks";
-import type { Company, Language, NewCredential } from "@esign/sdk/browser";
+import { SECURE_SIGNING_METHODS } from "@esign/schema";
+import type { Company, Folder, Language, NewCredential, UserListItem } from "@esign/sdk/browser";
 import { client } from "../api";
 import { APP_LANGUAGES, formatDate, LANGUAGE_NAMES, useI18n } from "../i18n";
 import { useStored } from "../stored";
 import { ActionButton, ErrorNotice, Field, Loading, Notice, useLoad } from "../ui";
 
-/** The insecure methods every customer has, and the electronic IDs a customer may enable. */
-const SIGNING_METHODS = ["text", "draw", "image", "mitid.dk", "bankid_se", "bankid_no", "ftn.fi", "itsme.be", "sms"] as const;
+/** The electronic IDs a customer may enable for its signers (typed, drawn and image signatures are always there). */
+const SIGNING_METHODS = SECURE_SIGNING_METHODS;
 
 function Channels({ company, onChange }: { company: Company; onChange: () => void }) {
   const { t } = useI18n();
@@ -73,7 +74,7 @@ function Settings({ company, onChange }: { company: Company; onChange: () => voi
                 })
               }
             />
-            {m in t.methods ? t.methods[m as keyof typeof t.methods] : <code>{m}</code>}
+            <code>{m}</code>
           </label>
         ))}
       </fieldset>
@@ -163,6 +164,61 @@ function UsersSection() {
           {t.company.invite}
         </button>
       </form>
+    </section>
+  );
+}
+
+/** One folder's members: the administrator ticks who may see the case files in it. */
+function FolderShare({ folder, members }: { folder: Folder; members: UserListItem[] }) {
+  const { t } = useI18n();
+  const shares = useLoad(() => client.company.folderShares(folder.id), [folder.id]);
+  const [note, setNote] = useState("");
+  const [error, setError] = useState<unknown>();
+  const shared = new Set(shares.data?.userIds ?? []);
+  return (
+    <fieldset class="methods">
+      <legend>{folder.title}</legend>
+      {members.map((u) => (
+        <label class="check" key={u.id}>
+          <input
+            type="checkbox"
+            checked={shared.has(u.id)}
+            disabled={!shares.data}
+            onChange={async (e) => {
+              const on = (e.target as HTMLInputElement).checked;
+              const userIds = on ? [...shared, u.id] : [...shared].filter((id) => id !== u.id);
+              setError(undefined);
+              try {
+                await client.company.shareFolder(folder.id, userIds);
+                setNote(t.company.saved);
+                shares.reload();
+              } catch (err) {
+                setError(err);
+              }
+            }}
+          />
+          {u.name}
+        </label>
+      ))}
+      <ErrorNotice error={error ?? shares.error} />
+      {note ? <Notice kind="ok">{note}</Notice> : null}
+    </fieldset>
+  );
+}
+
+function FoldersSection() {
+  const { t } = useI18n();
+  const folders = useLoad(() => client.folders.list(), []);
+  const users = useLoad(() => client.users.list(), []);
+  const members = (users.data ?? []).filter((u) => u.role === "member");
+  if (!folders.data || folders.data.length === 0 || members.length === 0) return null;
+  return (
+    <section aria-labelledby="folders">
+      <h2 id="folders">{t.company.folders}</h2>
+      <p class="hint">{t.company.foldersHint}</p>
+      {folders.data.map((f) => (
+        <FolderShare key={f.id} folder={f} members={members} />
+      ))}
     </section>
   );
 }
@@ -274,6 +330,7 @@ export function CompanyPage({ admin }: { admin: boolean }) {
       <Channels company={company.data} onChange={company.reload} />
       <Settings company={company.data} onChange={company.reload} />
       <UsersSection />
+      <FoldersSection />
       <CredentialsSection />
     </section>
   );

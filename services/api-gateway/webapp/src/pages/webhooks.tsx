@@ -133,6 +133,7 @@ function Deliveries({ subscription }: { subscription: Subscription }) {
             <thead>
               <tr>
                 <th scope="col">{t.caseFile.when}</th>
+                <th scope="col">{t.caseFile.event}</th>
                 <th scope="col">{t.webhooks.attempt}</th>
                 <th scope="col">{t.webhooks.outcome}</th>
                 <th scope="col">{t.webhooks.httpStatus}</th>
@@ -147,6 +148,9 @@ function Deliveries({ subscription }: { subscription: Subscription }) {
               {log.data.data.map((a: DeliveryAttempt) => (
                 <tr key={a.id} data-outcome={a.outcome}>
                   <td>{formatDate(lang, a.createdAt)}</td>
+                  <td>
+                    <code title={a.eventId}>{a.eventId.slice(0, 8)}</code>
+                  </td>
                   <td>{a.attemptNumber}</td>
                   <td>{a.outcome}</td>
                   <td>{a.httpStatus ?? "–"}</td>
