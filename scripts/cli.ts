@@ -2,13 +2,24 @@
 //   pnpm cli customers create --name N [--eboks] [--secure-methods a,b] [--language L] [--admin-email E] [--recycle-bin-days D]
 //   pnpm cli customers update --id N [--eboks | --no-eboks] [--secure-methods a,b] [--language L | --language none] [--recycle-bin-days D]
 //   pnpm cli users create --customer-id N --email E --name N [--admin] [--operator]
+//   pnpm cli users create-admin --customer N --email E --name NAME   (web-application sign-in; ESIGN_ADMIN_PASSWORD or a printed one)
+//   pnpm cli customers eboks grant|revoke --customer N             (the e-Boks channel an admin requested)
 //   pnpm cli operators grant|revoke --user-id N      (platform operators: the queue dashboard)
 //   pnpm cli clients create --user-id N
 //   pnpm cli webhooks listen --events all [--forward-to URL]   (development: see scripts/cli-listen.ts)
 //   pnpm cli verify FILE                                      (a PDF: sealed by this platform? changed since?)
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { createApiClient, createCustomer, createUser, setOperator } from "@esign/accounts";
+import {
+  createAdminUser,
+  createApiClient,
+  createCustomer,
+  createUser,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  randomPassword,
+  setOperator,
+} from "@esign/accounts";
 import { loadConfig } from "@esign/config";
 import { createPrisma } from "@esign/db";
 import { ZLanguage, ZSecureSigningMethod } from "@esign/schema";
@@ -40,6 +51,8 @@ const USAGE = `usage:
   pnpm cli customers create --name NAME [--eboks] [--secure-methods a,b] [--language en|da|sv|nl|fr|fi|no|de] [--admin-email EMAIL] [--recycle-bin-days D]
   pnpm cli customers update --id ID [--eboks|--no-eboks] [--secure-methods a,b] [--language L|--language none] [--recycle-bin-days D]
   pnpm cli users create --customer-id ID --email EMAIL --name NAME [--admin] [--operator]
+  pnpm cli users create-admin --customer ID --email EMAIL --name NAME   (password: ESIGN_ADMIN_PASSWORD, else printed once)
+  pnpm cli customers eboks grant|revoke --customer ID
   pnpm cli operators grant --user-id ID
   pnpm cli operators revoke --user-id ID
   pnpm cli clients create --user-id ID
@@ -57,8 +70,10 @@ async function main(argv: string[]): Promise<unknown> {
       await db.$disconnect();
     }
   }
+  // `customers eboks grant|revoke --customer N`: the action is a word before the flags.
+  const action = noun === "customers" && verb === "eboks" ? rest[0] : undefined;
   const { values } = parseArgs({
-    args: rest,
+    args: action === undefined ? rest : rest.slice(1),
     options: {
       name: { type: "string" },
       id: { type: "string" },
@@ -69,6 +84,7 @@ async function main(argv: string[]): Promise<unknown> {
       "admin-email": { type: "string" },
       "recycle-bin-days": { type: "string" },
       "customer-id": { type: "string" },
+      customer: { type: "string" },
       "user-id": { type: "string" },
       email: { type: "string" },
       admin: { type: "boolean" },
@@ -124,6 +140,26 @@ async function main(argv: string[]): Promise<unknown> {
       if (!values.email || !values.name) throw new Error("--email and --name are required");
       const u = await createUser(db, int(values["customer-id"], "--customer-id"), values.email, values.name, values.admin ?? false, values.operator ?? false);
       return { customerId: u.customerId, userId: u.id, email: u.email, isAdmin: u.isAdmin, isOperator: u.isOperator };
+    }
+    if (noun === "users" && verb === "create-admin") {
+      if (!values.email || !values.name) throw new Error("--email and --name are required");
+      const given = process.env.ESIGN_ADMIN_PASSWORD;
+      const password = given ?? randomPassword();
+      if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
+        throw new Error(`ESIGN_ADMIN_PASSWORD must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`);
+      }
+      const customerId = int(values.customer, "--customer");
+      const { userId, created } = await createAdminUser(db, { customerId, email: values.email, name: values.name, password });
+      // The generated password is shown here once and stored nowhere in the clear.
+      return { customerId, userId, email: values.email, created, ...(given === undefined ? { password } : {}) };
+    }
+    if (noun === "customers" && verb === "eboks") {
+      if (action !== "grant" && action !== "revoke") throw new Error("usage: pnpm cli customers eboks grant|revoke --customer ID");
+      const c = await db.customer.update({
+        where: { id: int(values.customer, "--customer") },
+        data: { eboksEnabled: action === "grant", eboksRequestedAt: null },
+      });
+      return { customerId: c.id, eboks: c.eboksEnabled ? "granted" : "none" };
     }
     if (noun === "operators" && (verb === "grant" || verb === "revoke")) {
       const u = await setOperator(db, int(values["user-id"], "--user-id"), verb === "grant");

@@ -250,6 +250,95 @@ describe("fuzzing: never a 5xx, never a hang, nothing written on a 4xx", () => {
     );
   }, 300_000);
 
+  it("the v3 routes after create (issue 24): arbitrary bodies and queries on a draft, its signers, recipients, folders, contacts", async () => {
+    const draft = await createCase(
+      system.gateway.url,
+      token,
+      validCaseFile({ activateCaseFile: false, documents: [{ title: "Contract", name: "contract.pdf" }], ccRecipients: [] }),
+      [{ name: "contract.pdf", content: pdf }],
+    );
+    const cf = draft.caseFileId;
+    // A draft has no links yet: its signer from the database.
+    const sid = (await testDb().signer.findFirstOrThrow({ where: { caseFileId: cf } })).id;
+    const folder = await fetch(`${system.gateway.url}/api/v3/folders`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ title: "Fuzz folder" }),
+    });
+    const folderId = ((await folder.json()) as { id: number }).id;
+    const targets: readonly { method: string; path: string }[] = [
+      { method: "PUT", path: `/api/v3/casefiles/${cf}` },
+      { method: "POST", path: `/api/v3/casefiles/${cf}/signers` },
+      { method: "PUT", path: `/api/v3/casefiles/${cf}/signers/${sid}` },
+      { method: "PUT", path: `/api/v3/signingrequests/${sid}` },
+      { method: "POST", path: `/api/v3/casefiles/${cf}/recipients` },
+      { method: "POST", path: "/api/v3/folders" },
+      { method: "PUT", path: `/api/v3/folders/${folderId}` },
+      { method: "POST", path: "/api/v3/contacts" },
+    ];
+    const body = fc.oneof(
+      json,
+      deep,
+      fc.record(
+        {
+          title: fc.oneof(anyString, json),
+          name: fc.oneof(anyString, json),
+          email: fc.oneof(anyString, fc.emailAddress(), json),
+          metaData: fc.oneof(anyString, json),
+          sendAt: fc.oneof(anyNumber, json),
+          expireAt: fc.oneof(anyNumber, json),
+          parent: fc.oneof(anyNumber, json),
+          reminderInterval: fc.oneof(anyNumber, json),
+          insecureSigningMethods: fc.oneof(fc.array(anyString, { maxLength: 3 }), json),
+        },
+        { requiredKeys: [] },
+      ),
+    );
+    // What any of these writes: a digest of the customer's rows, compared before and after a 4xx.
+    const state = async () => {
+      const db = testDb();
+      const [caseFile, signers, recipients, folders, contacts] = await Promise.all([
+        db.caseFile.findUniqueOrThrow({ where: { id: cf }, select: { title: true, metaData: true, sendAt: true, expireAt: true, status: true } }),
+        db.signer.findMany({ where: { caseFileId: cf }, orderBy: { id: "asc" } }),
+        db.ccRecipient.findMany({ where: { caseFileId: cf }, orderBy: { id: "asc" } }),
+        db.folder.findMany({ where: { customerId }, orderBy: { id: "asc" } }),
+        db.contact.count({ where: { customerId } }),
+      ]);
+      return JSON.stringify({ caseFile, signers, recipients, folders, contacts });
+    };
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...targets), body, async (target, b) => {
+        counted("v3");
+        const before = await state();
+        const status = await send(target.path, {
+          method: target.method,
+          headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+          body: JSON.stringify(b),
+        });
+        expect(status).toBeLessThan(500);
+        if (status >= 400) expect(await state()).toBe(before);
+      }),
+      { numRuns: RUNS },
+    );
+    // The list queries: any key and value, as sdk-php filters by any property and sdk-net pages.
+    const query = fc.dictionary(
+      fc.oneof(
+        fc.constantFrom("title", "metaData", "reference", "status", "folderIds", "page", "per_page", "limit", "offset", "sort", "order", "deleted"),
+        anyString,
+      ),
+      fc.oneof(anyString, anyNumber.map(String)),
+      { maxKeys: 4 },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("casefiles", "documents", "folders", "contacts", `casefiles/${cf}/log`), query, async (list, q) => {
+        counted("v3-lists");
+        const status = await send(`/api/v3/${list}?${new URLSearchParams(q).toString()}`, { headers: { authorization: `Bearer ${token}` } });
+        expect(status).toBeLessThan(500);
+      }),
+      { numRuns: RUNS },
+    );
+  }, 300_000);
+
   it("leaves the gateway up and answering", async () => {
     expect(system.gateway.isRunning()).toBe(true);
     expect((await fetch(`${system.gateway.url}/healthz`)).status).toBe(200);

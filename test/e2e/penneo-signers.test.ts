@@ -151,7 +151,7 @@ async function openAndSign(link: string, name: string): Promise<void> {
   expect(signed.status).toBe(200);
 }
 
-describe("a draft's signers corrected, sent, resent with a new address, signed, and the log that tells it", () => {
+describe("a draft found by metaData, put in a folder, its signers corrected, sent, resent with a new address, signed, and the log that tells it", () => {
   let caseFileId: number;
   let aliceId: number;
   let bobId: number;
@@ -160,6 +160,7 @@ describe("a draft's signers corrected, sent, resent with a new address, signed, 
   it("corrects a draft's signer (sdk-net PUT) and adds one (sdk-php POST), who gets what a created signer gets", async () => {
     const draft = await createCaseFile({
       title: "Shareholder agreement",
+      metaData: "crm-deal-4711",
       // A draft that is to be sent later (its send job waits in the worker): links exist already.
       sendAt: Math.floor(Date.now() / 1000) + 3600,
       signers: [signer("Alise Andersen", "alice-old@example.com", { reminderInterval: 3 })],
@@ -216,6 +217,20 @@ describe("a draft's signers corrected, sent, resent with a new address, signed, 
     const cc = await net("POST", `casefiles/${caseFileId}/recipients`, { name: "Archive", email: "archive@acme.example" });
     expect(cc.status).toBe(201);
     expect(bodyOf(cc)).toMatchObject({ sdkClassName: "CopyRecipient", name: "Archive", email: "archive@acme.example" });
+  });
+
+  it("finds the draft by its metaData (sdk-php findByMetaData, sdk-net FindBy) and puts it in a folder (sdk-net POST link)", async () => {
+    const byPhp = bodyOf<{ id: number }[]>(await php("GET", "casefiles?metaData=crm-deal-4711"));
+    expect(byPhp.map((c) => c.id)).toEqual([caseFileId]);
+    const byNet = bodyOf<{ id: number; status: number }[]>(await net("GET", "casefiles?metaData=crm-deal-4711&status=0"));
+    expect(byNet.map((c) => [c.id, c.status])).toEqual([[caseFileId, 0]]);
+    // Another customer finds nothing by the same metaData.
+    expect(bodyOf(await php("GET", "casefiles?metaData=crm-deal-4711", undefined, otherToken))).toEqual([]);
+
+    const folder = bodyOf<{ id: number }>(await net("POST", "folders", { title: "Shareholders" }));
+    expect((await net("POST", `folders/${folder.id}/casefiles/${caseFileId}`)).status).toBe(204);
+    expect(bodyOf<{ id: number }[]>(await net("GET", `casefiles/${caseFileId}/folders`)).map((f) => f.id)).toEqual([folder.id]);
+    expect(bodyOf<{ id: number }[]>(await net("GET", `folders/${folder.id}/casefiles`)).map((c) => c.id)).toEqual([caseFileId]);
   });
 
   it("sends the draft (its send job, due at sendAt, runs now): both get their request; the link is served as the SDKs read it", async () => {
@@ -311,6 +326,7 @@ describe("a draft's signers corrected, sent, resent with a new address, signed, 
     expect(own).toEqual([
       ["created", 100],
       ["edited", 108],
+      ["folderChanged", 107],
       ["sent", 101],
       ["completed", 103],
     ]);

@@ -26,6 +26,7 @@ const FLOORS: ReadonlyArray<{ units: readonly string[]; lateral: boolean; what: 
     units: [
       "admin",
       "archive",
+      "company",
       "contacts",
       "docs",
       "event-log",
@@ -35,6 +36,7 @@ const FLOORS: ReadonlyArray<{ units: readonly string[]; lateral: boolean; what: 
       "signers",
       "signing",
       "system",
+      "users",
       "verification",
       "webapp",
       "webhooks",
@@ -93,6 +95,8 @@ const RAW_REQUEST_READERS: Readonly<Record<string, string>> = {
   "auth/oauth-error.ts": "tells an unknown grant_type apart when the contract refused the body",
   "casefiles/create-route.ts": "the multipart create: its rules need the data field and the file parts together (contract: MultipartBody)",
   "verification/read-pdf-upload.ts": "the raw PDF body of POST /verify",
+  "auth/visibility.ts":
+    "the members' case-file guard runs in the authenticator, before serve parses the params: it reads the one id the path names and leaves anything else to the contract",
   "identity/idp-simulator-route.ts": "the language of the page that answers a request the contract refused",
 };
 

@@ -123,6 +123,16 @@ export const ZEnv = z.object({
   SIGNING_REQUESTS_PER_ADDRESS_PER_MINUTE: zInt(600, 0),
   /** Public POST /verify requests per client address per minute (each holds a PDF in memory). */
   VERIFY_REQUESTS_PER_ADDRESS_PER_MINUTE: zInt(30, 0),
+  /** Failed web-application sign-ins per client address per minute. */
+  SIGNIN_FAILURES_PER_ADDRESS_PER_MINUTE: zInt(30, 0),
+  /** Failed sign-ins per email from one address within SIGNIN_LOCKOUT_SECONDS: then that pair is locked out. */
+  SIGNIN_FAILURES_PER_EMAIL: zInt(10, 0),
+  SIGNIN_LOCKOUT_SECONDS: zInt(900, 1),
+
+  /** Web-application sessions (cookie esign_session): ended after this long without a request... */
+  SESSION_IDLE_SECONDS: zInt(3600, 60),
+  /** ...and this long after the sign-in, whatever happened since. */
+  SESSION_ABSOLUTE_SECONDS: zInt(12 * 3600, 60),
   /** Creates per customer per minute. */
   CREATES_PER_CUSTOMER_PER_MINUTE: zInt(600, 0),
   /** Job polls per customer (of the polled job) per minute, on top of the per-job limit. */

@@ -83,6 +83,8 @@ export const jobCatalog = {
     reminder: job({ schema: z.object({ signerId: z.number().int().positive(), sequence: z.number().int().min(1) }), attempts: 5, backoffMs: 5000 }),
     /** Completion mails to signers, cc recipients and the owner (routed from sign.casefile.completed). */
     completed: job({ schema: z.object({ caseFileId: z.number().int().positive() }), attempts: 5, backoffMs: 5000 }),
+    /** An admin's invitation of a new user (POST /api/v3/users/invitations): the link is built from the row, never carried here. */
+    "user-invitation": job({ schema: z.object({ invitationId: z.number().int().positive() }), attempts: 5, backoffMs: 5000 }),
   },
 } as const;
 

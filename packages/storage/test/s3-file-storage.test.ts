@@ -96,6 +96,19 @@ describe("S3 documents store", () => {
     expect(readdirSync(path.join(dir, "replica-a", ".staging"))).toEqual([]);
   });
 
+  it("removes a document for good (the recycle bin's purge): gone for every replica; removing it again succeeds", async () => {
+    const a = await createStorage(settings);
+    const b = await createStorage({ ...settings, STORAGE_DIR: path.join(dir, "replica-b") });
+    const doomed = pdfOf(5_000);
+    const kept = pdfOf(6_000);
+    const [gone, stays] = [await a.put(doomed), await a.put(kept)];
+    await b.remove(gone);
+    expect(await a.exists(gone)).toBe(false);
+    expect(await keysInBucket()).not.toContain(`esign/${gone.slice(0, 2)}/${gone.slice(2, 4)}/${gone}`);
+    expect(await a.exists(stays)).toBe(true);
+    await expect(a.remove(gone)).resolves.toBeUndefined();
+  });
+
   it("a missing document: exists is false, reads fail with ENOENT (as a missing file's)", async () => {
     const a = await createStorage(settings);
     const missing = "0".repeat(64);

@@ -10,6 +10,8 @@ import { createCaseFileRouter } from "./casefiles/create-route";
 import { caseFileReadRouter } from "./casefiles/read-route";
 import { penneoApiRouter } from "./casefiles/penneo-routes";
 import { folderRouter } from "./folders/folder-router";
+import { userRouter } from "./users/user-router";
+import { companyRouter } from "./company/company-router";
 import { contactRouter } from "./contacts/contact-router";
 import { archiveRouter } from "./archive/archive-router";
 import { jobStatusRouter } from "./jobs/job-status-route";
@@ -65,6 +67,8 @@ export function buildApp(ctx: GatewayContext): Express {
   app.use(caseFileReadRouter(ctx));
   app.use(penneoApiRouter(ctx));
   app.use(folderRouter(ctx));
+  app.use(userRouter(ctx));
+  app.use(companyRouter(ctx));
   app.use(contactRouter(ctx));
   app.use(archiveRouter(ctx));
   app.use(webhookSubscriptionRouter(ctx));

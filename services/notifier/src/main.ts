@@ -9,6 +9,7 @@ import { completedJob } from "./jobs/completed.job";
 import { reminderJob } from "./jobs/reminder.job";
 import { resendRequestJob, signingRequestJob } from "./jobs/signing-request.job";
 import { subscriptionDisabledJob } from "./jobs/subscription-disabled.job";
+import { userInvitationJob } from "./jobs/user-invitation.job";
 
 const DEFAULT_HEALTH_PORT = 3002;
 
@@ -38,6 +39,7 @@ runWorkerService("notifier", options, async ({ config, logger, db, redis, produc
       "resend-request": (data, job) => withMailThrottle(job, () => resendRequestJob(ctx, data)),
       reminder: (data, job) => withMailThrottle(job, () => reminderJob(ctx, data)),
       completed: (data, job) => withMailThrottle(job, () => completedJob(ctx, data)),
+      "user-invitation": (data) => userInvitationJob(ctx, data),
     },
     workerOptions,
   );

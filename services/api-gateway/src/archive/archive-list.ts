@@ -1,4 +1,5 @@
 import type { Request, Response } from "express";
+import { memberOf } from "../auth/viewer";
 import { run, sqlPool } from "@esign/db";
 import type { GatewayContext } from "../context";
 import { listWindow, type SortKey } from "../contract/list-query";
@@ -95,8 +96,10 @@ export async function listCaseFiles(ctx: GatewayContext, req: Request, res: Resp
   const ranges = RANGES.map(([column, from, before]) => ({ column, from: q[from] as Date | undefined, before: q[before] as Date | undefined })).filter(
     (r) => r.from !== undefined || r.before !== undefined,
   );
+  const member = memberOf(res);
   const search: CaseFileSearch = {
     customerId,
+    ...(member ? { member } : {}),
     ...(q.title !== undefined && q.title !== "" ? { titlePattern: containsPattern(q.title) } : {}),
     ...(q.metaData !== undefined ? { metaData: q.metaData } : {}),
     ...(q.reference !== undefined ? { reference: q.reference } : {}),
@@ -116,8 +119,10 @@ export async function listCaseFiles(ctx: GatewayContext, req: Request, res: Resp
 /** GET documents: one page of the documents of the customer's case files. */
 export async function listDocuments(ctx: GatewayContext, req: Request, res: Response, customerId: number, q: DocumentListQuery): Promise<DocumentView[]> {
   const window = listWindow<DocumentSortField>(q, DEFAULT_SORT, ctx.config.LIST_MAX_PAGE_SIZE);
+  const member = memberOf(res);
   const rows = await run(sqlPool(ctx.db), searchDocumentsSql, {
     customerId,
+    ...(member ? { member } : {}),
     ...(q.title !== undefined && q.title !== "" ? { titlePattern: containsPattern(q.title) } : {}),
     ...(q.metaData !== undefined ? { metaData: q.metaData } : {}),
     order: withIdLast(window.sort.map((s) => ({ column: DOCUMENT_SORT_COLUMN[s.field], direction: s.direction }))),

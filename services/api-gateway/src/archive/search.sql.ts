@@ -18,6 +18,8 @@ export type RangeColumn = "createdAt" | "completedAt" | "sentAt" | "expireAt" | 
 
 export interface CaseFileSearch {
   customerId: number;
+  /** A member: only their own case files and those in folders shared with them (auth/visibility.ts). */
+  member?: { userId: number };
   /** A LIKE pattern (escaped by the caller): title contains, case-insensitive. */
   titlePattern?: string;
   metaData?: string;
@@ -46,9 +48,17 @@ const exactly = (column: TextColumn, value: string) => (eb: ExpressionBuilder<DB
     eb(eb.ref(column), "=", eb.val(value)),
   ]);
 
+/** A member's case files: created by them, or in a folder shared with them. */
+const visibleTo = (userId: number) => (eb: ExpressionBuilder<DB, "CaseFile" | "Document">) =>
+  eb.or([
+    eb("CaseFile.userId", "=", userId),
+    eb("CaseFile.folderId", "in", eb.selectFrom("FolderShare").select("FolderShare.folderId").where("FolderShare.userId", "=", userId)),
+  ]);
+
 /** The search's conditions (everything but its order and window) on a query of CaseFile; `title` false: all but the title's. */
 function filtered<O>(q: SelectQueryBuilder<DB, "CaseFile", O>, s: CaseFileSearch, title = true): SelectQueryBuilder<DB, "CaseFile", O> {
   let f = q.where("CaseFile.customerId", "=", s.customerId);
+  if (s.member) f = f.where(visibleTo(s.member.userId));
   if (title && s.titlePattern !== undefined) f = f.where("CaseFile.title", "ilike", s.titlePattern);
   if (s.metaData !== undefined) f = f.where(exactly("CaseFile.metaData", s.metaData));
   if (s.reference !== undefined) f = f.where(exactly("CaseFile.reference", s.reference));
@@ -69,6 +79,7 @@ const ordered = <O>(q: SelectQueryBuilder<DB, "CaseFile", O>, s: CaseFileSearch)
 
 const SAMPLE_SEARCH: CaseFileSearch = {
   customerId: 1,
+  member: { userId: 1 },
   titlePattern: "%contract%",
   metaData: "m",
   reference: "r",
@@ -147,6 +158,7 @@ export type DocumentColumn = "id" | "title";
 
 export interface DocumentSearch {
   customerId: number;
+  member?: { userId: number };
   titlePattern?: string;
   metaData?: string;
   order: { column: DocumentColumn; direction: Direction }[];
@@ -163,6 +175,7 @@ export const searchDocumentsSql = defineStatement(
   "search-documents",
   {
     customerId: 1,
+    member: { userId: 1 },
     titlePattern: "%contract%",
     metaData: "m",
     order: [{ column: "id", direction: "desc" }],
@@ -176,6 +189,7 @@ export const searchDocumentsSql = defineStatement(
       .select("Document.id")
       .where("CaseFile.customerId", "=", s.customerId)
       .where("CaseFile.status", "<>", CASEFILE_STATUS.deleted);
+    if (s.member) q = q.where(visibleTo(s.member.userId));
     if (s.titlePattern !== undefined) q = q.where("Document.title", "ilike", s.titlePattern);
     if (s.metaData !== undefined) q = q.where(exactly("Document.metaData", s.metaData));
     for (const o of s.order) q = q.orderBy(`Document.${o.column}`, o.direction);

@@ -4,7 +4,11 @@ import type { GatewayContext } from "../context";
 import { verifyToken, type Principal } from "./jwt";
 import { verifyWsse } from "./wsse";
 import { abuseLimits, addressOf } from "../http/abuse-limits";
-import { authenticator } from "../contract/serve";
+import { authenticator, contractOf } from "../contract/serve";
+import { CSRF_HEADER, sessionCookieOf } from "./session-cookie";
+import { resolveSession } from "./session-store";
+import { adminRequired, roleOf, setViewer, type Viewer } from "./viewer";
+import { caseFileGuard } from "./visibility";
 
 /**
  * The access token of a request, wherever Penneo's published clients put it: `Authorization:
@@ -18,33 +22,76 @@ function bearerToken(req: Request): string | undefined {
   return req.header("x-auth-token")?.trim() || undefined;
 }
 
+export interface AuthenticateOptions {
+  /** Only the customer's administrators (configuring the company, users, webhooks, credentials): a member gets 403. */
+  admin?: boolean;
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** The principal of an API credential, or the 401 (undefined: the request carries none). */
+async function tokenPrincipal(ctx: GatewayContext, req: Request, limits: ReturnType<typeof abuseLimits>): Promise<Principal | undefined> {
+  const wsse = req.header("x-wsse");
+  if (wsse !== undefined) {
+    // A WSSE digest is a password guess like a token request's: failures are bounded the same way.
+    const address = addressOf(req);
+    await limits.tokenFailuresByAddress.assertUnder(address, "Too many failed authentications from this address; try again later");
+    try {
+      return await verifyWsse(ctx, wsse);
+    } catch (err) {
+      if (err instanceof AppError && err.code === "unauthorized") await limits.tokenFailuresByAddress.recordFailure(address);
+      throw err;
+    }
+  }
+  const token = bearerToken(req);
+  if (!token) return undefined;
+  const principal = verifyToken(ctx.config, token);
+  if (!principal) throw new AppError("unauthorized", "Invalid or expired access token");
+  return principal;
+}
+
 /**
- * Rejects with 401 unless the request carries valid credentials; the principal goes to
- * res.locals. Every authenticated route takes every scheme the published clients use: the JWT
- * in any of its headers, or WSSE (`X-WSSE`, the only scheme of sdk-net; sdk-php also sends
- * `Authorization: WSSE profile="UsernameToken"` with it, which is only a label).
+ * The user an API credential belongs to decides its role (and a disabled user's tokens stop working
+ * at once): one primary-key read per request.
  */
-export function authenticate(ctx: GatewayContext) {
+async function tokenViewer(ctx: GatewayContext, principal: Principal): Promise<Viewer> {
+  const user = await ctx.db.user.findUnique({ where: { id: principal.userId }, select: { customerId: true, isAdmin: true, disabledAt: true } });
+  if (!user || user.disabledAt || user.customerId !== principal.customerId) throw new AppError("unauthorized", "The credential's user is disabled or gone");
+  return { userId: principal.userId, customerId: principal.customerId, role: roleOf(user.isAdmin), via: "token" };
+}
+
+/**
+ * Rejects with 401 unless the request carries valid credentials; the principal and the viewer (the
+ * user's role) go to res.locals. Every authenticated route takes every scheme the published clients
+ * use: the JWT in any of its headers, or WSSE (`X-WSSE`, the only scheme of sdk-net; sdk-php also
+ * sends `Authorization: WSSE profile="UsernameToken"` with it, which is only a label); and the web
+ * application's session cookie, with `X-CSRF-Token` on every unsafe method. Then the role: members
+ * are refused admin routes (403) and case files they may not see (404, visibility.ts).
+ */
+export function authenticate(ctx: GatewayContext, options: AuthenticateOptions = {}) {
   const limits = abuseLimits(ctx);
   return authenticator(async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const wsse = req.header("x-wsse");
-    if (wsse !== undefined) {
-      // A WSSE digest is a password guess like a token request's: failures are bounded the same way.
-      const address = addressOf(req);
-      await limits.tokenFailuresByAddress.assertUnder(address, "Too many failed authentications from this address; try again later");
-      try {
-        res.locals.principal = await verifyWsse(ctx, wsse);
-      } catch (err) {
-        if (err instanceof AppError && err.code === "unauthorized") await limits.tokenFailuresByAddress.recordFailure(address);
-        throw err;
+    let viewer: Viewer;
+    const principal = await tokenPrincipal(ctx, req, limits);
+    if (principal) {
+      viewer = await tokenViewer(ctx, principal);
+      res.locals.principal = principal;
+    } else {
+      const cookie = sessionCookieOf(req);
+      const session = cookie ? await resolveSession(ctx, cookie) : null;
+      if (!session) return next(new AppError("unauthorized", "Missing credentials: send Authorization: Bearer <token>, X-Auth-Token or X-WSSE, or sign in"));
+      // SameSite=Strict already keeps other sites' requests from carrying the cookie; the token is the
+      // second line, for browsers and proxies that do not honour it.
+      if (!SAFE_METHODS.has(req.method) && req.header(CSRF_HEADER) !== session.csrfToken) {
+        return next(new AppError("forbidden", "Missing or wrong X-CSRF-Token: send the csrfToken of the session with every change"));
       }
-      return next();
+      viewer = { userId: session.userId, customerId: session.customerId, role: roleOf(session.isAdmin), via: "session" };
+      res.locals.principal = { userId: session.userId, customerId: session.customerId, clientId: "session" } satisfies Principal;
+      res.locals.sessionCsrfToken = session.csrfToken;
     }
-    const token = bearerToken(req);
-    if (!token) return next(new AppError("unauthorized", "Missing credentials: send Authorization: Bearer <token>, X-Auth-Token or X-WSSE"));
-    const principal = verifyToken(ctx.config, token);
-    if (!principal) return next(new AppError("unauthorized", "Invalid or expired access token"));
-    res.locals.principal = principal;
+    setViewer(res, viewer);
+    if (options.admin && viewer.role !== "admin") return next(adminRequired());
+    await caseFileGuard(ctx, viewer, contractOf(res)?.path, req);
     next();
   });
 }

@@ -24,6 +24,7 @@ export const SECURITY_SCHEMES = [
   "Wsse",
   "MetricsToken",
   "QueueDashboardSession",
+  "SessionCookie",
 ] as const;
 export type SecuritySchemeName = (typeof SECURITY_SCHEMES)[number];
 /** Alternatives: any one entry satisfies the operation; an empty entry means "no credentials needed". */
@@ -121,9 +122,18 @@ export function errors<const D extends Record<number, string>>(described: D): Er
 export const PUBLIC = [] as const satisfies Security;
 /**
  * Every authenticated route takes what Penneo's published clients send: the access token as
- * `X-Auth-Token` (alone or with `Authorization: JWT`) or `Authorization: Bearer`, or WSSE.
+ * `X-Auth-Token` (alone or with `Authorization: JWT`) or `Authorization: Bearer`, or WSSE; and the
+ * web application's session cookie (with `X-CSRF-Token` on unsafe methods).
  */
-export const API_AUTH = [{ XAuthToken: [] }, { BearerAuth: [] }, { OAuth2ClientCredentials: [] }, { Wsse: [] }] as const satisfies Security;
+export const API_AUTH = [
+  { XAuthToken: [] },
+  { BearerAuth: [] },
+  { OAuth2ClientCredentials: [] },
+  { Wsse: [] },
+  { SessionCookie: [] },
+] as const satisfies Security;
+/** The web application's session alone (GET and DELETE /api/v3/session). */
+export const SESSION_AUTH = [{ SessionCookie: [] }] as const satisfies Security;
 /** Client credentials in the body, or in HTTP Basic (RFC 6749 2.3.1). */
 export const CLIENT_AUTH = [{}, { ClientBasicAuth: [] }] as const satisfies Security;
 
@@ -133,6 +143,8 @@ export const TAGS = {
   penneoApi: "Case files at Penneo's paths",
   folders: "Folders",
   contacts: "Contacts",
+  users: "Users and sessions",
+  company: "Company",
   webhooks: "Webhook subscriptions",
   signing: "Signing",
   verification: "Verification",

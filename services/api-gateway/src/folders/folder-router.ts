@@ -8,6 +8,9 @@ import { containsPattern, listPage } from "../contract/list-page";
 import { listWindow } from "../contract/list-query";
 import { serve } from "../contract/serve";
 import { caseFilesInFolder } from "./folder-casefiles";
+import { memberOf, viewerOf } from "../auth/viewer";
+import { folderShareRoutes } from "./folder-share-contracts";
+import { folderShares, setFolderShares } from "./folder-shares";
 import { folderRoutes } from "./folder-contracts";
 import { createFolder, deleteFolder, folderOfCaseFile, getFolder, listFolders, setCaseFileFolder, updateFolder } from "./folder-store";
 import { presentFolder } from "./present-folder";
@@ -27,6 +30,7 @@ function parentOf(body: { parent?: number | null; parentId?: number | null }): {
 export function folderRouter(ctx: GatewayContext): Router {
   const router = Router();
   const auth = authenticate(ctx);
+  const adminOnly = authenticate(ctx, { admin: true });
   const maxPage = ctx.config.LIST_MAX_PAGE_SIZE;
 
   for (const v of PENNEO_API_VERSIONS) {
@@ -82,7 +86,7 @@ export function folderRouter(ctx: GatewayContext): Router {
       const { customerId } = principalOf(res);
       const folder = await getFolder(ctx, customerId, params.id);
       const window = listWindow(query, [{ field: "id", direction: "asc" }], maxPage);
-      const rows = await caseFilesInFolder(ctx, customerId, folder.id, window);
+      const rows = await caseFilesInFolder(ctx, customerId, folder.id, memberOf(res), window);
       res.json(listPage(req, res, ctx.config.PUBLIC_BASE_URL, window, rows).map(presentCaseFile));
     });
 
@@ -92,5 +96,17 @@ export function folderRouter(ctx: GatewayContext): Router {
       res.json(folder ? [presentFolder(folder)] : []);
     });
   }
+  const shares = folderShareRoutes();
+  serve(router, shares.getFolderShares, auth, async ({ params }, _req, res) => {
+    const folder = await getFolder(ctx, viewerOf(res).customerId, params.id);
+    res.json({ userIds: await folderShares(ctx, folder.id) });
+  });
+
+  serve(router, shares.setFolderShares, adminOnly, async ({ params, body }, _req, res) => {
+    const { customerId } = viewerOf(res);
+    const folder = await getFolder(ctx, customerId, params.id);
+    res.json({ userIds: await setFolderShares(ctx, customerId, folder.id, body.userIds) });
+  });
+
   return router;
 }

@@ -13,6 +13,9 @@ export interface AbuseLimits {
   pollsByCustomer: RateLimit;
   pollsByJob: RateLimit;
   verifyByAddress: RateLimit;
+  signInFailuresByAddress: RateLimit;
+  /** Keyed by email and address together: a lockout of one account from one place. */
+  signInFailuresByEmail: RateLimit;
 }
 
 const built = new WeakMap<GatewayContext, AbuseLimits>();
@@ -36,6 +39,13 @@ export function abuseLimits(ctx: GatewayContext): AbuseLimits {
     pollsByJob: perMinute("job-poll", c.JOB_POLL_LIMIT_PER_MINUTE, false),
     // Unauthenticated and memory-bound (the PDF is read whole).
     verifyByAddress: perMinute("verify-address", c.VERIFY_REQUESTS_PER_ADDRESS_PER_MINUTE),
+    signInFailuresByAddress: perMinute("signin-failures-address", c.SIGNIN_FAILURES_PER_ADDRESS_PER_MINUTE),
+    signInFailuresByEmail: new RateLimit(
+      ctx.redis,
+      c.QUEUE_PREFIX,
+      { name: "signin-failures-email", points: c.SIGNIN_FAILURES_PER_EMAIL, windowSeconds: c.SIGNIN_LOCKOUT_SECONDS },
+      ctx.logger,
+    ),
   };
   built.set(ctx, limits);
   return limits;

@@ -81,6 +81,25 @@ export class RateLimit {
     if (state && state.consumedPoints >= this.rule.points) throw this.limited(state, message);
   }
 
+  /**
+   * Counts this attempt as a failure before the work (one atomic INCR, so parallel guesses cannot all
+   * pass a check made before any of them failed); throws the 429 past the allowance. The attempt that
+   * succeeds calls the returned function to give its point back.
+   */
+  async reserveFailure(key: string, message: string): Promise<() => Promise<void>> {
+    try {
+      await this.counted((l) => l.consume(key));
+    } catch (err) {
+      if (err instanceof RateLimiterRes) throw this.limited(err, message);
+      throw err;
+    }
+    return async () => {
+      await this.counted((l) => l.reward(key, 1)).catch((err: unknown) => {
+        this.logger.warn("rate limit point not given back", { limit: this.rule.name, error: (err as Error).message });
+      });
+    };
+  }
+
   /** Counts one failure for `key`; never throws (the request already has its answer). */
   async recordFailure(key: string): Promise<void> {
     await this.counted((l) => l.penalty(key, 1)).catch((err: unknown) => {

@@ -6,6 +6,9 @@ import { authRoutes } from "../auth/auth-contracts";
 import { caseFileRoutes, PENNEO_API_VERSIONS, penneoApiRoutes } from "../casefiles/casefile-contracts";
 import { docsRoutes } from "../docs/docs-contracts";
 import { folderRoutes } from "../folders/folder-contracts";
+import { folderShareRoutes } from "../folders/folder-share-contracts";
+import { userRoutes } from "../users/user-contracts";
+import { companyRoutes } from "../company/company-contracts";
 import { contactRoutes } from "../contacts/contact-contracts";
 import { developmentRoutes } from "../identity/simulator-contracts";
 import { jobRoutes } from "../jobs/job-contracts";
@@ -36,6 +39,9 @@ export function gatewayRoutes(config: AppConfig, options: GatewayRouteOptions): 
     ...PENNEO_API_VERSIONS.flatMap((v) => all(penneoApiRoutes(v))),
     ...PENNEO_API_VERSIONS.flatMap((v) => [...all(signerRoutes(v)), ...all(recipientRoutes(v)), ...all(logRoutes(v))]),
     ...PENNEO_API_VERSIONS.flatMap((v) => all(folderRoutes(v))),
+    ...all(folderShareRoutes()),
+    ...all(userRoutes()),
+    ...all(companyRoutes()),
     ...PENNEO_API_VERSIONS.flatMap((v) => all(contactRoutes(v))),
     ...PENNEO_API_VERSIONS.flatMap((v) => all(archiveRoutes(v))),
     ...all(webhookRoutes(config)),

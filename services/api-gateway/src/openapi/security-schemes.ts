@@ -2,6 +2,7 @@ import type { AppConfig } from "@esign/config";
 import { SESSION_COOKIE } from "../admin/admin-session";
 import type { JsonSchema } from "./json-schema";
 import type { SecuritySchemeName } from "../contract/route";
+import { SESSION_COOKIE as APP_SESSION_COOKIE } from "../auth/session-cookie";
 
 /** The ways a request authenticates (contract "Authentication"). */
 export function securitySchemes(config: AppConfig): Record<SecuritySchemeName, JsonSchema> {
@@ -33,6 +34,14 @@ export function securitySchemes(config: AppConfig): Record<SecuritySchemeName, J
       in: "cookie",
       name: SESSION_COOKIE,
       description: "The queue dashboard's session, set by POST /admin/queues/login for a platform operator's access token.",
+    },
+    SessionCookie: {
+      type: "apiKey",
+      in: "cookie",
+      name: APP_SESSION_COOKIE,
+      description:
+        "The web application's session, set by POST /api/v3/session (or accepting an invitation). Every unsafe method (not GET, HEAD, OPTIONS) " +
+        "made with it must send the session's csrfToken in `X-CSRF-Token`, else 403.",
     },
   };
 }

@@ -13,7 +13,8 @@ import { serve } from "../contract/serve";
 /** The webhook subscription API of the contract; every route is scoped to the caller's customer. */
 export function webhookSubscriptionRouter(ctx: GatewayContext): Router {
   const router = Router();
-  const auth = authenticate(ctx);
+  // Webhooks configure the customer: administrators only (a member gets 403).
+  const auth = authenticate(ctx, { admin: true });
   const key = ctx.config.ENCRYPTION_KEY;
   const routes = webhookRoutes(ctx.config);
 

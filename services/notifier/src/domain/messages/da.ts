@@ -60,4 +60,13 @@ export const da: NotifierMessages = {
       networkError: "en netværksfejl afbrød forespørgslen",
     },
   },
+  invitation: {
+    subject: (customer) => `Du er inviteret til ${customer} på signeringsplatformen`,
+    intro: (customer) => `${customer} inviterer dig til sin konto på signeringsplatformen.`,
+    asAdmin: "Du logger ind som administrator.",
+    asMember: "Du logger ind som medlem.",
+    acceptAction: "Vælg din adgangskode og log ind:",
+    expires: (at) => `Linket virker indtil ${at}.`,
+    ignore: "Hvis du ikke ventede denne invitation, kan du se bort fra mailen: uden linket sker der intet.",
+  },
 };

@@ -60,4 +60,13 @@ export const de: NotifierMessages = {
       networkError: "ein Netzwerkfehler hat die Anfrage unterbrochen",
     },
   },
+  invitation: {
+    subject: (customer) => `Sie sind zu ${customer} auf der Signaturplattform eingeladen`,
+    intro: (customer) => `${customer} lädt Sie zu seinem Konto auf der Signaturplattform ein.`,
+    asAdmin: "Sie melden sich als Administrator an.",
+    asMember: "Sie melden sich als Mitglied an.",
+    acceptAction: "Wählen Sie Ihr Passwort und melden Sie sich an:",
+    expires: (at) => `Der Link gilt bis ${at}.`,
+    ignore: "Wenn Sie diese Einladung nicht erwartet haben, ignorieren Sie diese E-Mail: ohne den Link geschieht nichts.",
+  },
 };

@@ -58,4 +58,13 @@ export const en: NotifierMessages = {
       networkError: "a network error interrupted the request",
     },
   },
+  invitation: {
+    subject: (customer) => `You are invited to ${customer} on the signing platform`,
+    intro: (customer) => `${customer} invites you to its account on the signing platform.`,
+    asAdmin: "You will sign in as an administrator.",
+    asMember: "You will sign in as a member.",
+    acceptAction: "Choose your password and sign in:",
+    expires: (at) => `The link works until ${at}.`,
+    ignore: "If you did not expect this invitation, ignore this mail: nothing happens without the link.",
+  },
 };

@@ -61,4 +61,13 @@ export const fi: NotifierMessages = {
       networkError: "verkkovirhe keskeytti pyynnön",
     },
   },
+  invitation: {
+    subject: (customer) => `Sinut on kutsuttu ${customer}:n tilille allekirjoituspalvelussa`,
+    intro: (customer) => `${customer} kutsuu sinut tililleen allekirjoituspalvelussa.`,
+    asAdmin: "Kirjaudut sisään ylläpitäjänä.",
+    asMember: "Kirjaudut sisään jäsenenä.",
+    acceptAction: "Valitse salasanasi ja kirjaudu sisään:",
+    expires: (at) => `Linkki toimii ${at} asti.`,
+    ignore: "Jos et odottanut tätä kutsua, voit jättää viestin huomiotta: ilman linkkiä mitään ei tapahdu.",
+  },
 };

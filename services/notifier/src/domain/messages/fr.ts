@@ -60,4 +60,13 @@ export const fr: NotifierMessages = {
       networkError: "une erreur réseau a interrompu la requête",
     },
   },
+  invitation: {
+    subject: (customer) => `Vous êtes invité à rejoindre ${customer} sur la plateforme de signature`,
+    intro: (customer) => `${customer} vous invite à rejoindre son compte sur la plateforme de signature.`,
+    asAdmin: "Vous vous connecterez en tant qu’administrateur.",
+    asMember: "Vous vous connecterez en tant que membre.",
+    acceptAction: "Choisissez votre mot de passe et connectez-vous :",
+    expires: (at) => `Le lien est valable jusqu’au ${at}.`,
+    ignore: "Si vous n’attendiez pas cette invitation, ignorez ce message : rien ne se passe sans le lien.",
+  },
 };

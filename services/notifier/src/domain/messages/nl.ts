@@ -61,4 +61,13 @@ export const nl: NotifierMessages = {
       networkError: "een netwerkfout heeft het verzoek onderbroken",
     },
   },
+  invitation: {
+    subject: (customer) => `U bent uitgenodigd voor ${customer} op het ondertekeningsplatform`,
+    intro: (customer) => `${customer} nodigt u uit voor zijn account op het ondertekeningsplatform.`,
+    asAdmin: "U meldt zich aan als beheerder.",
+    asMember: "U meldt zich aan als lid.",
+    acceptAction: "Kies uw wachtwoord en meld u aan:",
+    expires: (at) => `De link werkt tot ${at}.`,
+    ignore: "Verwachtte u deze uitnodiging niet, negeer dan deze e-mail: zonder de link gebeurt er niets.",
+  },
 };

@@ -59,4 +59,13 @@ export const no: NotifierMessages = {
       networkError: "en nettverksfeil avbrøt forespørselen",
     },
   },
+  invitation: {
+    subject: (customer) => `Du er invitert til ${customer} på signeringsplattformen`,
+    intro: (customer) => `${customer} inviterer deg til sin konto på signeringsplattformen.`,
+    asAdmin: "Du logger inn som administrator.",
+    asMember: "Du logger inn som medlem.",
+    acceptAction: "Velg passordet ditt og logg inn:",
+    expires: (at) => `Lenken virker til ${at}.`,
+    ignore: "Hvis du ikke ventet denne invitasjonen, kan du se bort fra e-posten: uten lenken skjer ingenting.",
+  },
 };

@@ -74,8 +74,21 @@ export interface SubscriptionDisabledMessages {
   };
 }
 
+/** The mail inviting a new user of a customer to the web application (POST /api/v3/users/invitations). */
+export interface InvitationMessages {
+  subject(customerName: string): string;
+  intro(customerName: string): string;
+  /** "as an administrator" / "as a member", after the intro. */
+  asAdmin: string;
+  asMember: string;
+  acceptAction: string;
+  expires(at: string): string;
+  ignore: string;
+}
+
 export interface NotifierMessages {
   signer: SignerMailMessages;
   meeting: MeetingMailMessages;
   subscriptionDisabled: SubscriptionDisabledMessages;
+  invitation: InvitationMessages;
 }

@@ -59,4 +59,13 @@ export const sv: NotifierMessages = {
       networkError: "ett nätverksfel avbröt anropet",
     },
   },
+  invitation: {
+    subject: (customer) => `Du är inbjuden till ${customer} på signeringsplattformen`,
+    intro: (customer) => `${customer} bjuder in dig till sitt konto på signeringsplattformen.`,
+    asAdmin: "Du loggar in som administratör.",
+    asMember: "Du loggar in som medlem.",
+    acceptAction: "Välj ditt lösenord och logga in:",
+    expires: (at) => `Länken fungerar till ${at}.`,
+    ignore: "Om du inte väntade dig denna inbjudan kan du bortse från mejlet: utan länken händer ingenting.",
+  },
 };
