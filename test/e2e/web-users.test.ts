@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createAdminUser, createApiClient, hashPassword, type CustomerCredentials } from "@esign/accounts";
+import { EsignApiError, EsignClient } from "@esign/sdk";
 import { closeTestDb, getToken, newCustomer, TEST_ENCRYPTION_KEY, testDb } from "../support/api";
 import { startInProcessGateway, type InProcessGateway } from "../support/in-process-gateway";
 import { PUBLIC_BASE_URL, startHarness, type Harness } from "../support/notifier-harness";
@@ -396,4 +397,24 @@ describe("company", () => {
     expect(out.password).toMatch(/^[A-Za-z0-9_-]{32}$/);
     await signIn(email("second"), out.password);
   }, 240_000);
+});
+
+describe("the SDK with a session (what the web application uses)", () => {
+  it("signs in, reads and changes with the cookie and CSRF token, shares a folder, signs out", async () => {
+    const web = new EsignClient({ baseUrl: gw.url, session: true });
+    const session = await web.sessions.signIn(email("admin"), PASSWORD);
+    expect(session.user).toMatchObject({ id: adminId, role: "admin" });
+    expect((await web.company.get()).id).toBe(acme.customerId);
+    const folder = await web.folders.create({ title: `From the SDK ${tag}` });
+    expect(await web.folders.setShares(folder.id, [memberA])).toEqual([memberA]);
+    expect(await web.folders.shares(folder.id)).toEqual([memberA]);
+    expect((await web.users.list()).map((u) => u.id)).toContain(memberA);
+    expect((await web.sessions.current()).user.id).toBe(adminId);
+    await web.sessions.signOut();
+    await expect(web.company.get()).rejects.toBeInstanceOf(EsignApiError);
+
+    const member = new EsignClient({ baseUrl: gw.url, session: true });
+    await member.sessions.signIn(email("member-a"), PASSWORD);
+    await expect(member.company.update({ name: "nope" })).rejects.toMatchObject({ status: 403 });
+  });
 });

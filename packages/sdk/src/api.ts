@@ -2,6 +2,28 @@ import type { z } from "zod";
 import { apiErrorFrom, readJson, type HttpMethod, type Transport } from "./http";
 
 /**
+ * What Api needs of a token source (client.ts's TokenManager): an interface, so that this file and
+ * every resource built on it import nothing of Node (the web application bundles them for the browser).
+ */
+export interface TokenSource {
+  get(): Promise<string>;
+  invalidate(token: string): void;
+}
+
+/**
+ * A web-application session instead of API credentials (EsignClient with `session: true`): the
+ * browser sends the HttpOnly cookie by itself; outside a browser the cookie of the sign-in answer is
+ * kept here and sent back. Unsafe methods carry the session's CSRF token.
+ */
+export interface SessionState {
+  csrfToken?: string;
+  /** `esign_session=...`, only where the runtime lets the answer's Set-Cookie be read (Node). */
+  cookie?: string;
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
  * How a call authenticates: creation and case-file endpoints read `X-Auth-Token`; webhook endpoints
  * take the spec's `Authorization: JWT` + `X-Auth-Token`; job status needs no token.
  */
@@ -26,37 +48,27 @@ function authHeaders(style: AuthStyle, token: string): Record<string, string> {
 }
 
 /**
- * How calls prove who makes them: an OAuth token (the Node client's TokenManager) or a browser's
- * session cookie with its CSRF token (./session-auth.ts). Kept as an interface so this file, and every
- * resource built on it, imports nothing of Node: the web application bundles them for the browser.
+ * Authenticated calls: a token from the manager, and one retry with a fresh token after a 401; or,
+ * without a token manager, the session's cookie and CSRF token.
  */
-export interface Authenticator {
-  /** A credential for one attempt. */
-  get(): Promise<string>;
-  /** After a 401 with `credential`: forget it so the next get() fetches a new one. */
-  invalidate(credential: string): void;
-  /** The headers that carry `credential` on a request of `method`. */
-  headers(style: Exclude<AuthStyle, "none">, credential: string, method: HttpMethod): Record<string, string>;
-  /** Whether one retry after a 401 may help (a token can be renewed; a signed-out session cannot). */
-  readonly retriesAfter401: boolean;
-}
-
-/** Token headers: creation and case-file endpoints read X-Auth-Token, webhook endpoints the spec's pair. */
-export function tokenHeaders(style: Exclude<AuthStyle, "none">, token: string): Record<string, string> {
-  return authHeaders(style, token);
-}
-
-/** Authenticated calls: a credential from the authenticator, and one retry with a fresh one after a 401. */
 export class Api {
   constructor(
     private readonly transport: Transport,
-    private readonly tokens: Authenticator,
+    private readonly tokens: TokenSource | null,
+    readonly session: SessionState = {},
   ) {}
+
+  private sessionHeaders(method: HttpMethod): Record<string, string> {
+    return {
+      ...(this.session.cookie !== undefined ? { Cookie: this.session.cookie } : {}),
+      ...(this.session.csrfToken !== undefined && !SAFE_METHODS.has(method) ? { "X-CSRF-Token": this.session.csrfToken } : {}),
+    };
+  }
 
   /** The 2xx response, or throws EsignApiError / EsignNetworkError. */
   async send(req: ApiRequest): Promise<Response> {
     const what = `${req.method} ${req.path.split("?")[0]}`;
-    const attempt = async (token: string | undefined) =>
+    const attempt = async (auth: Record<string, string>) =>
       this.transport.send({
         method: req.method,
         path: req.path,
@@ -64,25 +76,25 @@ export class Api {
           Accept: "application/json",
           "Accept-Charset": "utf-8",
           ...(req.json !== undefined ? { "Content-Type": "application/json" } : {}),
-          ...(token !== undefined && req.auth !== "none" ? this.tokens.headers(req.auth, token, req.method) : {}),
+          ...auth,
           ...req.headers,
         },
         ...(req.json !== undefined ? { body: JSON.stringify(req.json) } : req.form !== undefined ? { body: req.form } : {}),
         ...(req.signal !== undefined ? { signal: req.signal } : {}),
       });
 
-    if (req.auth === "none") {
-      const res = await attempt(undefined);
+    if (req.auth === "none" || this.tokens === null) {
+      const res = await attempt(req.auth === "none" ? {} : this.sessionHeaders(req.method));
       if (!res.ok) throw await apiErrorFrom(res, what);
       return res;
     }
     const token = await this.tokens.get();
-    let res = await attempt(token);
-    if (res.status === 401 && this.tokens.retriesAfter401) {
+    let res = await attempt(authHeaders(req.auth, token));
+    if (res.status === 401) {
       // Revoked, expired early, or a clock far off: one retry with a new token, never more.
       await res.body?.cancel();
       this.tokens.invalidate(token);
-      res = await attempt(await this.tokens.get());
+      res = await attempt(authHeaders(req.auth, await this.tokens.get()));
     }
     if (!res.ok) throw await apiErrorFrom(res, what);
     return res;
@@ -98,7 +110,7 @@ export class Api {
     await res.body?.cancel();
   }
 
-  /** The body's bytes (no Buffer here: the browser has none). */
+  /** The body's bytes (no Buffer here: this file is in the browser's bundle too). */
   async bytes(req: ApiRequest): Promise<ArrayBuffer> {
     const res = await this.send(req);
     return res.arrayBuffer();

@@ -5,12 +5,12 @@
  * for the browser, where a `node:` import fails the build).
  */
 import { Api } from "./api";
-import { ApiCredentials, CompanySettings, Sessions, Users, type Session } from "./account";
+import { ApiCredentials } from "./credentials";
+import { CompanySettings, Sessions, Users, type Session } from "./users";
 import { CaseFiles } from "./case-files";
 import type { CaseFileInput } from "./case-file-input";
 import { apiErrorFrom, readJson, Transport, type FetchFn } from "./http";
 import { ZCaseFile, ZCreateResponse, ZJob, type CaseFile, type CreatedJob, type Job } from "./schemas";
-import { SessionAuth } from "./session-auth";
 import { CopyRecipients, Signers } from "./signers";
 import { Subscriptions } from "./subscriptions";
 import { Folders } from "./folders";
@@ -56,7 +56,7 @@ export interface BrowserClientOptions {
 }
 
 export class EsignBrowserClient {
-  readonly session: Sessions;
+  readonly sessions: Sessions;
   readonly users: Users;
   readonly company: CompanySettings;
   readonly credentials: ApiCredentials;
@@ -65,7 +65,6 @@ export class EsignBrowserClient {
   readonly copyRecipients: CopyRecipients;
   readonly folders: Folders;
   readonly subscriptions: Subscriptions;
-  private readonly auth = new SessionAuth();
   private readonly api: Api;
   private readonly baseUrl: string;
 
@@ -73,8 +72,9 @@ export class EsignBrowserClient {
     this.baseUrl = (options.baseUrl ?? "").replace(/\/+$/, "");
     const fetchFn: FetchFn = options.fetch ?? ((input, init) => fetch(input, { ...init, credentials: "same-origin" }));
     const transport = new Transport(this.baseUrl, fetchFn, options.requestTimeoutMs ?? 120_000, "esign-webapp");
-    this.api = new Api(transport, this.auth);
-    this.session = new Sessions(this.api);
+    // No token manager: every call goes with the session (the cookie, and X-CSRF-Token on changes).
+    this.api = new Api(transport, null);
+    this.sessions = new Sessions(this.api);
     this.users = new Users(this.api);
     this.company = new CompanySettings(this.api);
     this.credentials = new ApiCredentials(this.api);
@@ -85,32 +85,22 @@ export class EsignBrowserClient {
     this.subscriptions = new Subscriptions(this.api);
   }
 
-  /** Remembers the session's CSRF token for unsafe methods (after sign-in or the session's GET). */
-  use(session: Session | null): void {
-    this.auth.set(session?.csrfToken ?? "");
+  signIn(email: string, password: string): Promise<Session> {
+    return this.sessions.signIn(email, password);
   }
 
-  async signIn(email: string, password: string): Promise<Session> {
-    const session = await this.session.signIn(email, password);
-    this.use(session);
-    return session;
-  }
-
-  /** The cookie's session, or null when signed out. */
+  /** The cookie's session (its CSRF token kept for changes), or null when signed out. */
   async resume(): Promise<Session | null> {
     try {
-      const session = await this.session.current();
-      this.use(session);
-      return session;
+      return await this.sessions.current();
     } catch (err) {
       if ((err as { status?: number }).status === 401) return null;
       throw err;
     }
   }
 
-  async signOut(): Promise<void> {
-    await this.session.signOut();
-    this.use(null);
+  signOut(): Promise<void> {
+    return this.sessions.signOut();
   }
 
   getCaseFile(id: number): Promise<CaseFile> {
@@ -149,7 +139,7 @@ export class EsignBrowserClient {
     const form = new FormData();
     form.append("data", JSON.stringify({ caseFile }));
     for (const file of files) form.append("files", file, file.name);
-    const csrf = await this.auth.get();
+    const csrf = this.api.session.csrfToken ?? "";
     const res = await new Promise<Response>((resolve, reject) => {
       const xhr = newXhr();
       xhr.open("POST", `${this.baseUrl}${BROWSER_CREATE_PATH}`);
@@ -176,6 +166,7 @@ export { EsignApiError, EsignNetworkError, EsignResponseError } from "./errors";
 export { CASE_FILE_STATUS, SIGNER_STATUS } from "./schemas";
 export type { CaseFile, CopyRecipient, DeliveryAttempt, Document, Job, LogEntry, Signer, Subscription } from "./schemas";
 export type { CaseFileInput, SignerInput, Language } from "./case-file-input";
-export type { Company, Credential, NewCredential, Session, User, UserListItem, Invitation } from "./account";
+export type { Company, InvitationView, Role, Session, User } from "./users";
+export type { Credential, NewCredential } from "./credentials";
 export type { Folder } from "./folders";
 export { EVENT_TYPES } from "./event-types";

@@ -8,6 +8,7 @@ import { CopyRecipients, Signers } from "./signers";
 import { Subscriptions } from "./subscriptions";
 import { Folders } from "./folders";
 import { Contacts } from "./contacts";
+import { CompanySettings, Sessions, Users } from "./users";
 import { TokenManager, type Credentials } from "./token-manager";
 import { waitForJob, type JobPoller, type WaitForJobOptions } from "./wait-for-job";
 
@@ -18,8 +19,16 @@ export const CASE_FILES_PATH = "/send/api/v1/casefiles";
 export interface EsignClientOptions {
   /** The API origin, e.g. `https://api.example.com` (the gateway; `{base_url}` and `{webhook_url}` alike). */
   baseUrl: string;
-  /** `{ clientId, clientSecret }` (client_credentials grant) or with `apiKey`, `apiSecret` (api_keys grant). */
-  credentials: Credentials;
+  /**
+   * `{ clientId, clientSecret }` (client_credentials grant) or with `apiKey`, `apiSecret` (api_keys grant).
+   * Not needed with `session: true`.
+   */
+  credentials?: Credentials;
+  /**
+   * A web-application session instead of API credentials: sign in with `sessions.signIn` (or pick up
+   * the browser's with `sessions.current`); every call then goes with the session's cookie and CSRF token.
+   */
+  session?: boolean;
   /** Default: Node's global fetch. */
   fetch?: FetchFn;
   /** A token is replaced this long before it expires. Default 60. */
@@ -56,22 +65,33 @@ export class EsignClient {
   readonly contacts: Contacts;
   /** The case file archive at Penneo's paths: search, update, send or activate drafts, the recycle bin. */
   readonly caseFiles: CaseFiles;
+  /** Sign-in and invitations of the web application (a client made with `session: true`). */
+  readonly sessions: Sessions;
+  /** The customer's users. */
+  readonly users: Users;
+  /** The company settings. */
+  readonly company: CompanySettings;
   private readonly api: Api;
-  private readonly tokens: TokenManager;
+  private readonly tokens: TokenManager | null;
   private readonly answeredPolls = new Map<string, number>();
   private readonly poller: JobPoller;
 
   constructor(options: EsignClientOptions) {
     if (!options.baseUrl) throw new TypeError("EsignClient: baseUrl is required");
     const { clientId, clientSecret } = options.credentials ?? {};
-    if (!clientId || !clientSecret) throw new TypeError("EsignClient: credentials.clientId and credentials.clientSecret are required");
+    if (!options.session && (!clientId || !clientSecret)) {
+      throw new TypeError("EsignClient: credentials.clientId and credentials.clientSecret are required (or session: true)");
+    }
     const margin = options.refreshMarginSeconds ?? 60;
     if (!Number.isFinite(margin) || margin < 0) throw new TypeError("EsignClient: refreshMarginSeconds must be a non-negative number");
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
     const fetchFn: FetchFn = options.fetch ?? ((input, init) => fetch(input, init));
     const transport = new Transport(this.baseUrl, fetchFn, options.requestTimeoutMs ?? 120_000, options.userAgent ?? "esign-sdk-node/0.1.0");
-    this.tokens = new TokenManager(transport, options.credentials, margin * 1000, options.now ?? Date.now);
+    this.tokens = options.session || !options.credentials ? null : new TokenManager(transport, options.credentials, margin * 1000, options.now ?? Date.now);
     this.api = new Api(transport, this.tokens);
+    this.sessions = new Sessions(this.api);
+    this.users = new Users(this.api);
+    this.company = new CompanySettings(this.api);
     this.subscriptions = new Subscriptions(this.api);
     this.signers = new Signers(this.api);
     this.copyRecipients = new CopyRecipients(this.api);
@@ -86,6 +106,7 @@ export class EsignClient {
 
   /** A valid access token (cached; refreshed `refreshMarginSeconds` before expiry). */
   getAccessToken(): Promise<string> {
+    if (!this.tokens) return Promise.reject(new TypeError("EsignClient: a session client has no access token"));
     return this.tokens.get();
   }
 

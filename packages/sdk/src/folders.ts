@@ -36,6 +36,7 @@ export interface FolderUpdate {
   parentId?: number | null;
 }
 
+const ZShares = z.object({ userIds: z.array(z.number()) });
 const byId = (id: number) => `${FOLDERS_PATH}/${encodeURIComponent(String(id))}`;
 const link = (folderId: number, caseFileId: number) => `${byId(folderId)}/casefiles/${encodeURIComponent(String(caseFileId))}`;
 
@@ -89,5 +90,15 @@ export class Folders {
     const path = `/api/v3/casefiles/${encodeURIComponent(String(caseFileId))}/folders`;
     const [folder] = await this.api.json({ method: "GET", path, auth: "x-auth-token" }, z.array(ZFolder).max(1));
     return folder ?? null;
+  }
+
+  /** The users a folder is shared with (members see the case files in it). */
+  async shares(id: number): Promise<number[]> {
+    return (await this.api.json({ method: "GET", path: `${byId(id)}/shares`, auth: "x-auth-token" }, ZShares)).userIds;
+  }
+
+  /** Shares a folder with exactly these users (admins only). */
+  async setShares(id: number, userIds: number[]): Promise<number[]> {
+    return (await this.api.json({ method: "PUT", path: `${byId(id)}/shares`, auth: "x-auth-token", json: { userIds } }, ZShares)).userIds;
   }
 }

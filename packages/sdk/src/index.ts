@@ -13,6 +13,9 @@ export type { SubscriptionCreate, SubscriptionUpdate, DeliveriesQuery } from "./
 export { Folders, FOLDERS_PATH } from "./folders";
 export type { Folder, FolderCreate, FolderListQuery, FolderUpdate } from "./folders";
 export { Contacts, CONTACTS_PATH } from "./contacts";
+export { CompanySettings, Sessions, Users, COMPANY_PATH, SESSION_PATH, USERS_PATH } from "./users";
+export type { Company, CompanyChange, Invitation, InvitationInput, InvitationView, Role, Session, User, UserChange } from "./users";
+export type { SessionState } from "./api";
 export type { Contact, ContactCreate, ContactListQuery, ContactUpdate } from "./contacts";
 export type { PageQuery } from "./list-query";
 export { EsignApiError, EsignNetworkError, EsignResponseError, JobFailedError, JobTimeoutError } from "./errors";
@@ -62,7 +65,7 @@ export type {
   VerifyResult,
   VerifyWebhookOptions,
 } from "./webhooks";
-export { ApiCredentials, CompanySettings, Sessions, Users, SESSION_PATH, USERS_PATH, COMPANY_PATH, CREDENTIALS_PATH } from "./account";
-export type { Company, CompanyUpdate, Credential, Invitation, NewCredential, Session, User, UserListItem } from "./account";
+export { ApiCredentials, CREDENTIALS_PATH } from "./credentials";
+export type { Credential, NewCredential } from "./credentials";
 export { EsignBrowserClient } from "./browser";
 export type { BrowserClientOptions, SealCheck, UploadProgress } from "./browser";

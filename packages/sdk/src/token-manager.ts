@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from "node:crypto";
-import { tokenHeaders, type Authenticator, type AuthStyle } from "./api";
 import { apiErrorFrom, readJson, type Transport } from "./http";
 import { ZTokenResponse } from "./schemas";
 
@@ -49,8 +48,7 @@ interface CachedToken {
  * callers that find it stale share one token request. The expiry is taken from `expires_in`, counted
  * from just before the request was sent, so a skewed local clock does not matter.
  */
-export class TokenManager implements Authenticator {
-  readonly retriesAfter401 = true;
+export class TokenManager {
   private current: CachedToken | undefined;
   private pending: Promise<string> | undefined;
 
@@ -78,10 +76,6 @@ export class TokenManager implements Authenticator {
   /** After a 401 with `token`: forget it, unless another caller already replaced it. */
   invalidate(token: string): void {
     if (this.current?.token === token) this.current = undefined;
-  }
-
-  headers(style: Exclude<AuthStyle, "none">, token: string): Record<string, string> {
-    return tokenHeaders(style, token);
   }
 
   private async request(): Promise<string> {

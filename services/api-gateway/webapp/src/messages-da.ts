@@ -19,7 +19,6 @@ export const da: Messages = {
     password: "Ny adgangskode (mindst 12 tegn)",
     submit: "Opret min konto",
     invalid: "Denne invitation er ikke længere gyldig.",
-    done: "Din konto er klar. Log ind med din e-mail og din nye adgangskode.",
   },
   archive: {
     title: "Arkiv",

@@ -19,7 +19,6 @@ export const de: Messages = {
     password: "Neues Passwort (mindestens 12 Zeichen)",
     submit: "Mein Konto anlegen",
     invalid: "Diese Einladung ist nicht mehr gültig.",
-    done: "Ihr Konto ist bereit. Melden Sie sich mit Ihrer E-Mail und Ihrem neuen Passwort an.",
   },
   archive: {
     title: "Archiv",

@@ -18,7 +18,6 @@ export const en = {
     password: "New password (at least 12 characters)",
     submit: "Create my account",
     invalid: "This invitation is no longer valid.",
-    done: "Your account is ready. Sign in with your email and new password.",
   },
   archive: {
     title: "Archive",

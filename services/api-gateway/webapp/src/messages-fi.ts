@@ -19,7 +19,6 @@ export const fi: Messages = {
     password: "Uusi salasana (vähintään 12 merkkiä)",
     submit: "Luo tilini",
     invalid: "Tämä kutsu ei ole enää voimassa.",
-    done: "Tilisi on valmis. Kirjaudu sisään sähköpostillasi ja uudella salasanallasi.",
   },
   archive: {
     title: "Arkisto",

@@ -19,7 +19,6 @@ export const fr: Messages = {
     password: "Nouveau mot de passe (au moins 12 caractères)",
     submit: "Créer mon compte",
     invalid: "Cette invitation n'est plus valable.",
-    done: "Votre compte est prêt. Connectez-vous avec votre adresse e-mail et votre nouveau mot de passe.",
   },
   archive: {
     title: "Archives",

@@ -19,7 +19,6 @@ export const nl: Messages = {
     password: "Nieuw wachtwoord (minstens 12 tekens)",
     submit: "Mijn account aanmaken",
     invalid: "Deze uitnodiging is niet meer geldig.",
-    done: "Uw account is klaar. Meld u aan met uw e-mailadres en uw nieuwe wachtwoord.",
   },
   archive: {
     title: "Archief",

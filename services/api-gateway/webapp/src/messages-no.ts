@@ -19,7 +19,6 @@ export const no: Messages = {
     password: "Nytt passord (minst 12 tegn)",
     submit: "Opprett kontoen min",
     invalid: "Denne invitasjonen er ikke lenger gyldig.",
-    done: "Kontoen din er klar. Logg inn med e-posten din og det nye passordet.",
   },
   archive: {
     title: "Arkiv",

@@ -19,7 +19,6 @@ export const sv: Messages = {
     password: "Nytt lösenord (minst 12 tecken)",
     submit: "Skapa mitt konto",
     invalid: "Den här inbjudan gäller inte längre.",
-    done: "Ditt konto är klart. Logga in med din e-postadress och ditt nya lösenord.",
   },
   archive: {
     title: "Arkiv",

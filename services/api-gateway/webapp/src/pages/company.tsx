@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { SECURE_SIGNING_METHODS } from "@esign/schema";
-import type { Company, Folder, Language, NewCredential, UserListItem } from "@esign/sdk/browser";
+import type { Company, Folder, Language, NewCredential, User } from "@esign/sdk/browser";
 import { client } from "../api";
 import { APP_LANGUAGES, formatDate, LANGUAGE_NAMES, useI18n } from "../i18n";
 import { useStored } from "../stored";
@@ -169,12 +169,12 @@ function UsersSection() {
 }
 
 /** One folder's members: the administrator ticks who may see the case files in it. */
-function FolderShare({ folder, members }: { folder: Folder; members: UserListItem[] }) {
+function FolderShare({ folder, members }: { folder: Folder; members: User[] }) {
   const { t } = useI18n();
-  const shares = useLoad(() => client.company.folderShares(folder.id), [folder.id]);
+  const shares = useLoad(() => client.folders.shares(folder.id), [folder.id]);
   const [note, setNote] = useState("");
   const [error, setError] = useState<unknown>();
-  const shared = new Set(shares.data?.userIds ?? []);
+  const shared = new Set(shares.data ?? []);
   return (
     <fieldset class="methods">
       <legend>{folder.title}</legend>
@@ -189,7 +189,7 @@ function FolderShare({ folder, members }: { folder: Folder; members: UserListIte
               const userIds = on ? [...shared, u.id] : [...shared].filter((id) => id !== u.id);
               setError(undefined);
               try {
-                await client.company.shareFolder(folder.id, userIds);
+                await client.folders.setShares(folder.id, userIds);
                 setNote(t.company.saved);
                 shares.reload();
               } catch (err) {

@@ -5,34 +5,24 @@ import { Field, Loading, Notice, ErrorNotice, useLoad } from "../ui";
 
 export function InvitePage({ token }: { token: string }) {
   const { t } = useI18n();
-  const invitation = useLoad(() => client.users.getInvitation(token), [token]);
+  const invitation = useLoad(() => client.sessions.invitation(token), [token]);
   const [name, setName] = useState("");
   const [password, setPassword] = useState("");
-  const [done, setDone] = useState(false);
   const [error, setError] = useState<unknown>();
   if (invitation.error) return <Notice kind="error">{t.invite.invalid}</Notice>;
   if (!invitation.data) return <Loading />;
-  if (done)
-    return (
-      <section class="card">
-        <h1>{t.invite.title}</h1>
-        <Notice kind="ok">{t.invite.done}</Notice>
-        <p>
-          <a href="/app/">{t.signIn.title}</a>
-        </p>
-      </section>
-    );
   return (
     <section class="card">
       <h1>{t.invite.title}</h1>
-      <p>{t.invite.intro(invitation.data.customerName ?? "")}</p>
+      <p>{t.invite.intro(invitation.data.customerName)}</p>
       <form
         onSubmit={async (e) => {
           e.preventDefault();
           setError(undefined);
           try {
-            await client.users.acceptInvitation(token, { name, password });
-            setDone(true);
+            // Accepting signs the new user in: the application opens with the session.
+            await client.sessions.acceptInvitation(token, { name, password });
+            window.location.assign("/app/");
           } catch (err) {
             setError(err);
           }
