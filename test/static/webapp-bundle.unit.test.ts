@@ -6,7 +6,8 @@ import { buildWebapp } from "../../scripts/build-webapp";
 /*
  * The web application is a client of the public API through packages/sdk's browser core: its bundle
  * holds no Node module (platform "browser" fails the build on a `node:` import), none of the SDK's
- * Node-only files (OAuth token manager, file uploads from disk, webhook verification with node:crypto),
+ * Node-only files (the OAuth token manager, file uploads from disk, webhook verification with node:crypto,
+ * the Node client),
  * and no gateway code (no private back door).
  */
 describe("the web application's bundle", () => {
@@ -20,7 +21,7 @@ describe("the web application's bundle", () => {
 
   it("takes the SDK's browser core and nothing of the SDK that needs Node", () => {
     const sdk = inputs.filter((f) => f.startsWith("packages/sdk/src/")).map((f) => path.basename(f));
-    expect(sdk).toEqual(expect.arrayContaining(["browser.ts", "session-auth.ts", "api.ts", "case-files.ts", "subscriptions.ts"]));
+    expect(sdk).toEqual(expect.arrayContaining(["browser.ts", "api.ts", "users.ts", "credentials.ts", "case-files.ts", "subscriptions.ts"]));
     for (const nodeOnly of ["token-manager.ts", "multipart.ts", "webhooks.ts", "client.ts", "index.ts"]) expect(sdk).not.toContain(nodeOnly);
     expect(inputs.filter((f) => f.startsWith("node:") || f.includes("webhook-verify"))).toEqual([]);
   });
