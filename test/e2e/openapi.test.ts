@@ -137,11 +137,11 @@ describe("GET /openapi.json", () => {
     const data = doc.components.schemas.CaseFileCreateData;
     expect(data?.required).toEqual(["caseFile"]);
     expect(data?.properties?.caseFile).toMatchObject({ additionalProperties: false, required: ["title", "signers", "documents"] });
-    // Every authenticated route takes every scheme Penneo's published clients use.
-    expect(op.security).toEqual([{ XAuthToken: [] }, { BearerAuth: [] }, { OAuth2ClientCredentials: [] }, { Wsse: [] }]);
+    // Every authenticated route takes every scheme Penneo's published clients use, and the web application's session.
+    expect(op.security).toEqual([{ XAuthToken: [] }, { BearerAuth: [] }, { OAuth2ClientCredentials: [] }, { Wsse: [] }, { SessionCookie: [] }]);
   });
 
-  it("declares the security schemes: X-Auth-Token, bearer, OAuth2 client credentials at /oauth/token, WSSE", () => {
+  it("declares the security schemes: X-Auth-Token, bearer, OAuth2 client credentials at /oauth/token, WSSE, the session cookie", () => {
     const schemes = doc.components.securitySchemes;
     expect(schemes.XAuthToken).toMatchObject({ type: "apiKey", in: "header", name: "X-Auth-Token" });
     expect(schemes.BearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
@@ -150,18 +150,23 @@ describe("GET /openapi.json", () => {
       flows: { clientCredentials: { tokenUrl: `${gateway.url}/oauth/token`, scopes: {} } },
     });
     expect(schemes.Wsse).toMatchObject({ type: "apiKey", in: "header", name: "X-WSSE" });
+    expect(schemes.SessionCookie).toMatchObject({ type: "apiKey", in: "cookie", name: "esign_session" });
     expect(operation("get", "/webhook/api/v1/subscriptions").security).toEqual([
       { XAuthToken: [] },
       { BearerAuth: [] },
       { OAuth2ClientCredentials: [] },
       { Wsse: [] },
+      { SessionCookie: [] },
     ]);
     expect(operation("get", "/api/v3/casefiles/{id}").security).toEqual([
       { XAuthToken: [] },
       { BearerAuth: [] },
       { OAuth2ClientCredentials: [] },
       { Wsse: [] },
+      { SessionCookie: [] },
     ]);
+    expect(operation("get", "/api/v3/session").security).toEqual([{ SessionCookie: [] }]);
+    expect(operation("post", "/api/v3/session").security).toEqual([]);
     expect(operation("post", "/send/api/v1/queue/public/status").security).toEqual([]);
   });
 });

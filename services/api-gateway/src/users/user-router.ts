@@ -1,9 +1,10 @@
 import { Router } from "express";
+import { AppError } from "@esign/errors";
 import type { GatewayContext } from "../context";
 import { authenticate } from "../auth/authenticate";
 import { clearSessionCookie, sessionCookieOf } from "../auth/session-cookie";
 import { endSession } from "../auth/session-store";
-import { viewerOf } from "../auth/viewer";
+import { roleOf, viewerOf } from "../auth/viewer";
 import { serve } from "../contract/serve";
 import { requestIdOf } from "../http/request-context";
 import { userRoutes } from "./user-contracts";
@@ -11,7 +12,6 @@ import { acceptInvitation, invite, openInvitation } from "./invitations";
 import { sessionView, signedIn } from "./session-answer";
 import { signInUser } from "./sign-in";
 import { changeUser, listUsers, presentUser } from "./user-admin";
-import { roleOf } from "../auth/viewer";
 
 /**
  * The web application's sign-in (a session cookie), the customer's users and invitations. Public
@@ -32,10 +32,7 @@ export function userRouter(ctx: GatewayContext): Router {
   serve(router, routes.getSession, auth, async (_input, _req, res) => {
     const viewer = viewerOf(res);
     const csrfToken = res.locals.sessionCsrfToken as string | undefined;
-    if (viewer.via !== "session" || !csrfToken) {
-      res.status(401).json({ error: "unauthorized", message: "Not signed in: this route reads the session cookie", statusCode: 401 });
-      return;
-    }
+    if (viewer.via !== "session" || !csrfToken) throw new AppError("unauthorized", "Not signed in: this route reads the session cookie");
     res.json(await sessionView(ctx, viewer.userId, csrfToken));
   });
 
