@@ -13,7 +13,8 @@ export function webappRoutes() {
     appPage: route({
       ...app,
       method: "get",
-      path: `${APP_PATH}/`,
+      // Also answers /app/ (express matches a trailing slash), the address people use.
+      path: APP_PATH,
       operationId: "webappPage",
       summary: "The web application: archive, case files, webhooks, company settings",
       responses: html,
