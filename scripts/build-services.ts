@@ -20,6 +20,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { build, type Plugin } from "esbuild";
+import { buildWebapp } from "./build-webapp";
 
 const ROOT = path.resolve(__dirname, "..");
 export const SERVICES = ["api-gateway", "casefile-worker", "notifier", "webhook-dispatcher"] as const;
@@ -40,9 +41,10 @@ const INSPECTOR_BUNDLE = path.join(ROOT, "packages/pdf-inspect/dist/inspector-pr
 
 /**
  * Files our code reads beside itself at run time (through `__dirname`), which a production tree must
- * carry: the migrations (packages/db/src/migrate.ts) and the signing page's script (signing-assets.ts).
+ * carry: the migrations (packages/db/src/migrate.ts), the signing page's script (signing-assets.ts) and
+ * the web application's built files (scripts/build-webapp.ts, served by src/webapp/).
  */
-export const RUNTIME_ASSETS = ["prisma/migrations", "services/api-gateway/src/signing/browser"] as const;
+export const RUNTIME_ASSETS = ["prisma/migrations", "services/api-gateway/src/signing/browser", "services/api-gateway/dist/webapp"] as const;
 
 const isOurs = (file: string) => file.startsWith(ROOT) && !file.split(path.sep).includes("node_modules");
 
@@ -135,13 +137,14 @@ function bundle(entry: string, outfile: string, needs: RuntimeNeeds): Promise<un
   });
 }
 
-/** Builds every bundle (about a second); returns what they need from node_modules at run time. */
+/** Builds every bundle and the web application (about a second); returns what they need from node_modules at run time. */
 export async function buildServices(): Promise<RuntimeNeeds> {
   const needs: RuntimeNeeds = { packages: new Set(), served: new Set(), files: new Set() };
   await Promise.all([
     ...SERVICES.map((s) => bundle(path.join(ROOT, "services", s, "src", "main.ts"), bundlePath(s), needs)),
     ...SCRIPT_BUNDLES.map((s) => bundle(path.join(ROOT, "scripts", `${s}.ts`), scriptBundlePath(s), needs)),
     bundle(INSPECTOR_ENTRY, INSPECTOR_BUNDLE, needs),
+    buildWebapp(),
   ]);
   return needs;
 }

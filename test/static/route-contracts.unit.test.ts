@@ -39,6 +39,7 @@ const FLOORS: ReadonlyArray<{ units: readonly string[]; lateral: boolean; what: 
       "system",
       "users",
       "verification",
+      "webapp",
       "webhooks",
     ],
     lateral: false,

@@ -133,8 +133,11 @@ export type AxeResults = z.infer<typeof ZAxeResults>;
  * page's Content-Security-Policy does not govern (the page itself allows no inline script).
  */
 export async function runAxe(page: Page): Promise<AxeResults> {
-  const source = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
-  await page.evaluate(`${source}\n;void 0`);
+  // Once per document: a page that changes screens without loading (the web application) keeps it.
+  if (await page.evaluate(`typeof axe === "undefined"`)) {
+    const source = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+    await page.evaluate(`${source}\n;void 0`);
+  }
   const raw: unknown = await page.evaluate(`axe.run(document, { resultTypes: ["violations", "passes"] })`);
   return ZAxeResults.parse(raw);
 }

@@ -1,6 +1,14 @@
 import type { z } from "zod";
 import { apiErrorFrom, readJson, type HttpMethod, type Transport } from "./http";
-import type { TokenManager } from "./token-manager";
+
+/**
+ * What Api needs of a token source (client.ts's TokenManager): an interface, so that this file and
+ * every resource built on it import nothing of Node (the web application bundles them for the browser).
+ */
+export interface TokenSource {
+  get(): Promise<string>;
+  invalidate(token: string): void;
+}
 
 /**
  * A web-application session instead of API credentials (EsignClient with `session: true`): the
@@ -46,7 +54,7 @@ function authHeaders(style: AuthStyle, token: string): Record<string, string> {
 export class Api {
   constructor(
     private readonly transport: Transport,
-    private readonly tokens: TokenManager | null,
+    private readonly tokens: TokenSource | null,
     readonly session: SessionState = {},
   ) {}
 
@@ -102,8 +110,9 @@ export class Api {
     await res.body?.cancel();
   }
 
-  async buffer(req: ApiRequest): Promise<Buffer> {
+  /** The body's bytes (no Buffer here: this file is in the browser's bundle too). */
+  async bytes(req: ApiRequest): Promise<ArrayBuffer> {
     const res = await this.send(req);
-    return Buffer.from(await res.arrayBuffer());
+    return res.arrayBuffer();
   }
 }

@@ -113,4 +113,4 @@ export interface CaseFileInput {
 }
 
 /** A file to upload: from disk (`name` defaults to the file's base name) or from memory. */
-export type UploadFile = { path: string; name?: string } | { name: string; content: Buffer | Uint8Array };
+export type UploadFile = { path: string; name?: string } | { name: string; content: Uint8Array };

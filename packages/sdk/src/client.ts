@@ -182,12 +182,16 @@ export class EsignClient {
 
   /** A document's PDF: the signed one once the case file is finalized. */
   downloadDocument(caseFileId: number, documentId: number, options: { signal?: AbortSignal } = {}): Promise<Buffer> {
-    return this.api.buffer({
+    return this.bytes({
       method: "GET",
       path: `${CASE_FILES_PATH}/${encodeURIComponent(String(caseFileId))}/documents/${encodeURIComponent(String(documentId))}/file`,
       auth: "x-auth-token",
       headers: { Accept: "application/pdf" },
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
     });
+  }
+
+  private async bytes(req: Parameters<Api["bytes"]>[0]): Promise<Buffer> {
+    return Buffer.from(await this.api.bytes(req));
   }
 }

@@ -28,6 +28,7 @@ import { IdentityProviderSimulator } from "./identity/idp-simulator";
 import { identityProviderSimulatorRouter } from "./identity/idp-simulator-route";
 import { openApiRouter } from "./openapi/openapi-router";
 import { docsRouter } from "./docs/docs-router";
+import { webappRouter } from "./webapp/webapp-router";
 import { httpMetrics } from "./http/metrics";
 import { metricsRouter } from "./system/metrics-route";
 import { queueDashboard } from "./admin/queue-dashboard";
@@ -82,6 +83,7 @@ export function buildApp(ctx: GatewayContext): Express {
   if (identityProvider instanceof IdentityProviderSimulator) app.use(identityProviderSimulatorRouter(identityProvider));
   app.use(openApiRouter(ctx.config, routeOptions));
   app.use(docsRouter());
+  app.use(webappRouter());
   app.use(notFound);
   app.use(errorHandler(ctx.logger));
   return app;

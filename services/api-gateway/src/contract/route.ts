@@ -153,6 +153,7 @@ export const TAGS = {
   dashboard: "Queue dashboard (platform operators)",
   operations: "Operations",
   docs: "Documentation",
+  webapp: "Web application",
 } as const;
 
 /** Whether a route needs credentials: some alternative of its security names a scheme. */

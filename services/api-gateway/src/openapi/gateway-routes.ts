@@ -5,6 +5,7 @@ import { archiveRoutes } from "../archive/archive-contracts";
 import { authRoutes } from "../auth/auth-contracts";
 import { caseFileRoutes, PENNEO_API_VERSIONS, penneoApiRoutes } from "../casefiles/casefile-contracts";
 import { docsRoutes } from "../docs/docs-contracts";
+import { webappRoutes } from "../webapp/webapp-contracts";
 import { folderRoutes } from "../folders/folder-contracts";
 import { folderShareRoutes } from "../folders/folder-share-contracts";
 import { userRoutes } from "../users/user-contracts";
@@ -53,6 +54,7 @@ export function gatewayRoutes(config: AppConfig, options: GatewayRouteOptions): 
     ...all(systemRoutes(config)),
     ...all(openApiRoutes()),
     ...all(docsRoutes()),
+    ...all(webappRoutes()),
     // Mounted by admin/queue-dashboard.ts under the same setting.
     ...(config.QUEUE_DASHBOARD ? all(queueDashboardRoutes()) : []),
   ];
