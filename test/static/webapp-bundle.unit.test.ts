@@ -21,7 +21,7 @@ describe("the web application's bundle", () => {
 
   it("takes the SDK's browser core and nothing of the SDK that needs Node", () => {
     const sdk = inputs.filter((f) => f.startsWith("packages/sdk/src/")).map((f) => path.basename(f));
-    expect(sdk).toEqual(expect.arrayContaining(["browser.ts", "api.ts", "users.ts", "credentials.ts", "case-files.ts", "subscriptions.ts"]));
+    expect(sdk).toEqual(expect.arrayContaining(["browser.ts", "api.ts", "users.ts", "api-credentials.ts", "case-files.ts", "subscriptions.ts"]));
     for (const nodeOnly of ["token-manager.ts", "multipart.ts", "webhooks.ts", "client.ts", "index.ts"]) expect(sdk).not.toContain(nodeOnly);
     expect(inputs.filter((f) => f.startsWith("node:") || f.includes("webhook-verify"))).toEqual([]);
   });

@@ -5,7 +5,7 @@
  * for the browser, where a `node:` import fails the build).
  */
 import { Api } from "./api";
-import { ApiCredentials } from "./credentials";
+import { ApiCredentials } from "./api-credentials";
 import { CompanySettings, Sessions, Users, type Session } from "./users";
 import { CaseFiles } from "./case-files";
 import type { CaseFileInput } from "./case-file-input";
@@ -167,6 +167,6 @@ export { CASE_FILE_STATUS, SIGNER_STATUS } from "./schemas";
 export type { CaseFile, CopyRecipient, DeliveryAttempt, Document, Job, LogEntry, Signer, Subscription } from "./schemas";
 export type { CaseFileInput, SignerInput, Language } from "./case-file-input";
 export type { Company, InvitationView, Role, Session, User } from "./users";
-export type { Credential, NewCredential } from "./credentials";
+export type { ApiCredential as Credential, IssuedApiCredential as NewCredential } from "./api-credentials";
 export type { Folder } from "./folders";
 export { EVENT_TYPES } from "./event-types";

@@ -69,7 +69,5 @@ export type {
   VerifyResult,
   VerifyWebhookOptions,
 } from "./webhooks";
-export { ApiCredentials, CREDENTIALS_PATH } from "./credentials";
-export type { Credential, NewCredential } from "./credentials";
 export { EsignBrowserClient } from "./browser";
 export type { BrowserClientOptions, SealCheck, UploadProgress } from "./browser";
