@@ -104,11 +104,7 @@ export function verifyToken(config: TokenSettings, token: string, nowMs: number 
       userId: Number(claims.data.sub),
       customerId: claims.data.cid,
       clientId: claims.data.azp,
-      ...(claims.data.iatms !== undefined
-        ? { issuedAtMs: claims.data.iatms }
-        : claims.data.iat !== undefined
-          ? { issuedAtMs: claims.data.iat * 1000 }
-          : {}),
+      ...(claims.data.iatms !== undefined ? { issuedAtMs: claims.data.iatms } : claims.data.iat !== undefined ? { issuedAtMs: claims.data.iat * 1000 } : {}),
     });
     if (cache.size >= VERIFIED_CACHE_MAX) cache.delete(cache.keys().next().value as string);
     cache.set(token, { principal, exp: claims.data.exp });
