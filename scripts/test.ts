@@ -43,7 +43,9 @@ interface TierResult {
 function runJest(name: string, args: string[]): Promise<TierResult> {
   const out = path.join(DATA, `test-results-${name}.json`);
   rmSync(out, { force: true });
-  const jest = spawn(path.join(ROOT, "node_modules/.bin/jest"), ["--passWithNoTests", "--json", `--outputFile=${out}`, ...args], {
+  // --forceExit: a suite that leaves a handle open (found 2026-11-26: one shard stayed alive after its
+  // last suite, "Jest did not exit") must not hang CI; Jest still prints the warning, so it stays visible.
+  const jest = spawn(path.join(ROOT, "node_modules/.bin/jest"), ["--passWithNoTests", "--forceExit", "--json", `--outputFile=${out}`, ...args], {
     cwd: ROOT,
     stdio: "inherit",
   });
