@@ -65,15 +65,22 @@ describeInBrowser("the docs page in Chromium", () => {
     await browser?.close();
   });
 
-  // KNOWN DEFECT (found 2026-11-26 after merging issues 26/28/29): swagger-ui stops rendering after the
-  // tenth of 153 operations (3 of 16 tags), with no error in its store or the console. Marked failing so
-  // that CI shows it and tells when it is fixed (this test then fails and must become a plain `it`).
-  it.failing("renders every one of /openapi.json's operations (known defect: only the first 10 render)", async () => {
+  // KNOWN DEFECT (found 2026-11-26, after the merges of issues 26, 28 and 29): on /docs only the first
+  // 10-14 of 153 operations render, even scrolled to the end, with no error in the console or in
+  // swagger-ui's store; the same document in a bare swagger-ui page of the same version renders all of
+  // them on a tall page. Cause not found yet. Marked failing so that CI shows it and tells when it is
+  // fixed (this test then fails and must become a plain `it`).
+  it.failing("renders every one of /openapi.json's operations, scrolled through to the end (known defect)", async () => {
     const doc = z.object({ paths: z.record(z.string(), z.record(z.string(), z.unknown())) }).parse(await (await fetch(`${gateway.url}/openapi.json`)).json());
     const operationCount = Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${gateway.url}/docs`, { waitUntil: "load" });
-    await page.waitForFunction((n) => document.querySelectorAll(".opblock").length >= n, operationCount, { timeout: 15_000 }).catch(() => undefined);
+    await page.locator(".opblock").first().waitFor({ state: "visible", timeout: 30_000 });
+    // Scroll down a screen at a time, as a reader does, until every operation has rendered or the end.
+    for (let screens = 0; screens < 400 && (await page.locator(".opblock").count()) < operationCount; screens++) {
+      await page.mouse.wheel(0, 800);
+      await page.waitForTimeout(50);
+    }
     expect(await page.locator(".opblock").count()).toBe(operationCount);
   });
 
@@ -90,7 +97,7 @@ describeInBrowser("the docs page in Chromium", () => {
     const create = page.locator(`.opblock-post .opblock-summary-path[data-path="${CREATE}"]`);
     await create.waitFor({ state: "visible", timeout: 30_000 });
     expect(await create.isVisible()).toBe(true);
-    // Every operation rendered: see the known defect below (it.failing); here, the first ones at least.
+    // The operations in view (the rest render as they scroll in: the test above counts them all).
     expect(await page.locator(".opblock").count()).toBeGreaterThanOrEqual(10);
     expect(await page.locator(".info .title").innerText()).toContain("E-Sign API");
     expect(requests.filter((u) => !u.startsWith(`${gateway.url}/`) && !u.startsWith("data:"))).toEqual([]);
