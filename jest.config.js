@@ -4,6 +4,10 @@
  * - integration: every other test, against real PostgreSQL and Redis (a database and a Redis prefix
  *   of its own per run, test/support/global-setup.ts) and real service processes; one file at a time.
  * `pnpm test` runs both (scripts/test.ts), `pnpm test:unit` the first alone.
+ * - topology: test/topology, the production topologies under faults (replicas, Redis Cluster and
+ *   PgBouncer, PostgreSQL and Redis restarts, the chaos soak); like integration, but only
+ *   `pnpm test:topology` runs it, one file at a time on an otherwise idle machine: its suites measure
+ *   what survives a fault in a fixed time, which other suites' load would distort.
  * - deploy: test/deploy, the images and their stacks under podman; only `pnpm test:deploy`
  *   (scripts/test-deploy.ts) runs it, after building the images.
  */
@@ -16,21 +20,26 @@ const common = {
 
 const ALL = ["<rootDir>/{packages,services,test}/**/test/**/*.test.ts", "<rootDir>/test/**/*.test.ts"];
 const DEPLOY = "<rootDir>/test/deploy/";
+const TOPOLOGY = "<rootDir>/test/topology/";
+const integrationSetup = {
+  globalSetup: "<rootDir>/test/support/global-setup.ts",
+  globalTeardown: "<rootDir>/test/support/global-teardown.ts",
+};
 
 module.exports = {
   testTimeout: 60000,
   // Slowest first, and shards balanced by running time (scripts/test.ts runs the integration tier in shards).
   testSequencer: "<rootDir>/test/support/sequencer.js",
   projects: [
-    { ...common, displayName: "unit", testMatch: ALL.map((p) => p.replace(/\.test\.ts$/, ".unit.test.ts")), testPathIgnorePatterns: [DEPLOY, "/node_modules/"] },
+    { ...common, displayName: "unit", testMatch: ALL.map((p) => p.replace(/\.test\.ts$/, ".unit.test.ts")), testPathIgnorePatterns: [DEPLOY, TOPOLOGY, "/node_modules/"] },
     {
       ...common,
       displayName: "integration",
       testMatch: ALL,
-      testPathIgnorePatterns: ["\\.unit\\.test\\.ts$", "/node_modules/", DEPLOY],
-      globalSetup: "<rootDir>/test/support/global-setup.ts",
-      globalTeardown: "<rootDir>/test/support/global-teardown.ts",
+      testPathIgnorePatterns: ["\\.unit\\.test\\.ts$", "/node_modules/", DEPLOY, TOPOLOGY],
+      ...integrationSetup,
     },
+    { ...common, displayName: "topology", testMatch: [`${TOPOLOGY}**/*.test.ts`], ...integrationSetup },
     { ...common, displayName: "deploy", testMatch: [`${DEPLOY}**/*.test.ts`] },
   ],
 };

@@ -1,7 +1,9 @@
-// Every test, one command: `pnpm test:all` runs `pnpm test` (the unit and integration tiers) and then
-// `pnpm test:deploy` (the images and their stacks under podman), each as its own process with its
-// output passed through, and prints their sum as its last line: "N passed, N failed". `.ci/run` runs
-// exactly this. A command that printed no count (it crashed before its runner) counts as one failure.
+// Every test, one command: `pnpm test:all` runs `pnpm test` (the unit and integration tiers), then the
+// platform tests: `pnpm test:topology` (replicas, Redis Cluster and PgBouncer, restarts, the chaos soak,
+// alone on the machine) and `pnpm test:deploy` (the images and their stacks under podman), each as its
+// own process with its output passed through, and prints their sum as its last line: "N passed, N
+// failed". `.ci/run` runs exactly this. A command that printed no count (it crashed before its runner)
+// counts as one failure.
 import { spawn } from "node:child_process";
 import { runTestMain } from "./test-main";
 
@@ -40,10 +42,13 @@ function run(script: string): Promise<Outcome> {
 
 async function main(): Promise<number> {
   const suite = await run("test");
+  const topology = await run("test:topology");
   const deploy = await run("test:deploy");
-  process.stdout.write(`pnpm test: ${suite.seconds} s; pnpm test:deploy: ${deploy.seconds} s\n`);
-  const passed = suite.passed + deploy.passed;
-  const failed = suite.failed + deploy.failed;
+  process.stdout.write(
+    `pnpm test: ${suite.seconds} s; platform: ${topology.seconds + deploy.seconds} s (pnpm test:topology ${topology.seconds} s, pnpm test:deploy ${deploy.seconds} s)\n`,
+  );
+  const passed = suite.passed + topology.passed + deploy.passed;
+  const failed = suite.failed + topology.failed + deploy.failed;
   process.stdout.write(`${passed} passed, ${failed} failed\n`);
   return failed === 0 ? 0 : 1;
 }

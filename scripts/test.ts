@@ -1,7 +1,10 @@
 // The one test command: `pnpm test`. Runs the unit tier (`*.unit.test.ts`: no PostgreSQL, no Redis, in
 // parallel), then the integration tier (everything else, against real PostgreSQL and Redis), then
 // prints "N passed, N failed" as its last line. `pnpm test:unit` (`--unit`) runs the first tier alone;
-// other arguments are Jest's test path filters, applied to both tiers.
+// `pnpm test:topology` (`--topology`) runs the topology tier alone (test/topology: replicas, Redis
+// Cluster and PgBouncer, dependency restarts, the chaos soak), in one shard, since its suites count what
+// survives a fault within a fixed time and must not share the machine with other suites. Other
+// arguments are Jest's test path filters, applied to every tier run.
 //
 // The integration tier runs as TEST_SHARDS shards at once (default: one more than the cores: most
 // end-to-end suites spend much of their time waiting on timers and outages), each a Jest
@@ -90,11 +93,13 @@ function recordTimings(timings: Record<string, number>): void {
 
 async function main(): Promise<number> {
   const unitOnly = process.argv.includes("--unit");
-  const filters = process.argv.slice(2).filter((a) => a !== "--unit");
+  const topology = process.argv.includes("--topology");
+  const filters = process.argv.slice(2).filter((a) => a !== "--unit" && a !== "--topology");
   mkdirSync(DATA, { recursive: true });
+  const tiers: TierResult[] = [];
   // The unit tier needs neither PostgreSQL nor Redis, and runs in parallel. First and alone: beside
   // the integration shards its type check starved them (a CI run went from 325 s to over 400 s).
-  const tiers: TierResult[] = [await runJest("unit", ["--selectProjects", "unit", "--maxWorkers=2", ...filters])];
+  if (!topology) tiers.push(await runJest("unit", ["--selectProjects", "unit", "--maxWorkers=2", ...filters]));
   if (!unitOnly) {
     // Same as `pnpm start`: use the running servers, or start local ones when they are absent.
     await ensurePostgres(process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres", ROOT);
@@ -102,16 +107,19 @@ async function main(): Promise<number> {
     // The suites start services from their bundles: built once here, for every shard.
     await buildServices();
     process.env.ESIGN_BUNDLES_BUILT = "1";
-    const shards = z.coerce
-      .number()
-      .int()
-      .min(1)
-      .default(os.availableParallelism() + 1)
-      .parse(process.env.TEST_SHARDS || undefined);
+    const shards = topology
+      ? 1
+      : z.coerce
+          .number()
+          .int()
+          .min(1)
+          .default(os.availableParallelism() + 1)
+          .parse(process.env.TEST_SHARDS || undefined);
+    const project = topology ? "topology" : "integration";
     // Within a shard one file at a time: end-to-end suites start real service processes, and their
     // timing checks (connect limits, ladder spacing) must not compete with many other suites.
     const runs = Array.from({ length: shards }, (_, i) =>
-      runJest(`integration-${i + 1}`, ["--selectProjects", "integration", "--runInBand", `--shard=${i + 1}/${shards}`, ...filters]),
+      runJest(`${project}-${i + 1}`, ["--selectProjects", project, "--runInBand", `--shard=${i + 1}/${shards}`, ...filters]),
     );
     tiers.push(sum(await Promise.all(runs)));
   }

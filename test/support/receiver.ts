@@ -195,7 +195,7 @@ function connectWithin(port: number, timeoutMs: number, opened: Set<net.Socket>)
 export async function neverAcceptingListener(): Promise<TransportFault> {
   const child: ChildProcess = spawn("python3", ["-c", NEVER_ACCEPT_PY], { stdio: ["pipe", "pipe", "inherit"] });
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("python3 listener did not start")), 5000);
+    const timer = setTimeout(() => reject(new Error("python3 listener did not start within 30 s")), 30_000);
     child.once("error", (err) => {
       clearTimeout(timer);
       reject(new Error(`python3 is needed for the connect-timeout listener: ${err.message}`));

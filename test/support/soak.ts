@@ -15,7 +15,7 @@ import { startService, type ServiceName, type ServiceProcess } from "./services"
 import { createWorld, type World } from "./webhook-world";
 
 /*
- * The replica suite and the chaos soak (`pnpm soak`, test/e2e/replicas.test.ts, test/e2e/soak.test.ts):
+ * The replica suite and the chaos soak (`pnpm soak`, test/topology/replicas.test.ts, test/topology/soak.test.ts):
  * every service as several replicas on a redis-server (AOF everysec) and a PostgreSQL cluster of the
  * run's own, a mixed load (creates, signers signing in rounds, sendAt, expiry and reminder timers,
  * a healthy and a failing-first webhook subscription) and, for the soak, a chaos loop that SIGKILLs a
