@@ -94,7 +94,8 @@ describe("recovering a window of failed deliveries", () => {
     // And in the log: one failure, then one success, for each of them.
     const attempts = await world.db.webhookAttempt.groupBy({ by: ["eventId"], where: { eventId: { in: failed } }, _count: { _all: true } });
     expect(attempts.every((a) => a._count._all === 2)).toBe(true);
-  });
+    // Work-bound, not time-bound: 2,000 attempts through real processes; its own waits bound each phase.
+  }, 300_000);
 
   it("recovers every delivery of the window with all: true, and refuses a bad window or a disabled subscription", async () => {
     const sub = await sdk.subscriptions.create({ eventTypes: [DEFAULT_EVENT_TYPE], endpoint: receiver.url("/recover-all") });
