@@ -390,19 +390,27 @@ describeInBrowser("the web application in Chromium", () => {
     await context.close();
   }
 
-  it("a member sees only their own case files and cannot configure the company, in the browser and through the API", async () => {
+  it("a member sees only their own case files, reads the company's profile but not its settings, and cannot configure the company, in the browser and through the API", async () => {
     const admin = await browser.newContext(DESKTOP);
     const { page: adminPage } = await open(admin, appUrl("#/company"));
     await signIn(adminPage, ADMIN);
     await adminPage.getByRole("heading", { level: 1, name: /Company/ }).waitFor();
     await inviteMember(adminPage, members.mia);
     await inviteMember(adminPage, members.max);
+    // The company offers MitID: the members' create form shows it (read from the company's profile).
+    const settings = adminPage.locator('form[aria-labelledby="settings"]');
+    await settings.getByLabel("mitid.dk", { exact: true }).check();
+    await settings.getByRole("button", { name: "Save", exact: true }).click();
+    await settings.getByText("Saved.").waitFor();
 
     // Mia saves a draft in the browser.
     const mia = await browser.newContext(DESKTOP);
     const { page: miaPage } = await open(mia, appUrl("#/new"));
     await signIn(miaPage, members.mia);
     await miaPage.getByRole("heading", { level: 1, name: "New case file" }).waitFor();
+    const eids = miaPage.getByRole("group", { name: /Electronic IDs/ });
+    expect(await eids.getByRole("checkbox").count()).toBe(1);
+    expect(await eids.getByLabel("mitid.dk").isChecked()).toBe(true);
     await miaPage.getByLabel("Title", { exact: true }).fill("Mias udkast");
     await miaPage
       .locator('input[type="file"]')
@@ -416,6 +424,14 @@ describeInBrowser("the web application in Chromium", () => {
     expect(await miaPage.locator("h1 .badge").innerText()).toBe("Draft");
     // A member has no Webhooks or Company in the menu.
     expect(await miaPage.getByRole("navigation").getByRole("link").allInnerTexts()).toEqual(["Archive", "New case file"]);
+    // At the administrators' addresses, typed in: a refusal page, and the API refuses the settings too.
+    await go(miaPage, "#/company", "Not allowed");
+    await miaPage.getByText("Only an administrator can configure the company.").waitFor();
+    await go(miaPage, "#/webhooks", "Not allowed");
+    await miaPage.getByText("Only an administrator can configure webhooks.").waitFor();
+    expect((await mia.request.get(`${system.gateway.url}/api/v3/company`)).status()).toBe(403);
+    const profile = await mia.request.get(`${system.gateway.url}/api/v3/company/profile`);
+    expect(await profile.json()).toEqual({ id: customerId, name: "Nordlys Ejendomme", language: "en", signingMethods: ["mitid.dk"] });
 
     // Max: neither Mia's draft nor the administrator's case file, in the archive or by address.
     const max = await browser.newContext(DESKTOP);
@@ -430,6 +446,7 @@ describeInBrowser("the web application in Chromium", () => {
       await maxPage.getByText("This case file does not exist or is not yours to see.").waitFor();
     }
     await maxPage.goto(appUrl("#/company"));
+    await maxPage.getByRole("heading", { level: 1, name: "Not allowed" }).waitFor();
     await maxPage.getByText("Only an administrator can configure the company.").waitFor();
 
     // The same through the API, with Max's session cookie and CSRF token: 404 and 403.
@@ -443,6 +460,11 @@ describeInBrowser("the web application in Chromium", () => {
     expect(patch.status()).toBe(403);
     // And the administrator sees Mia's draft.
     await go(adminPage, `#/casefiles/${miasCaseFile}`, /Mias udkast/);
+    // The company back as the other tests expect it: no electronic ID.
+    await go(adminPage, "#/company", /Company/);
+    await settings.getByLabel("mitid.dk", { exact: true }).uncheck();
+    await settings.getByRole("button", { name: "Save", exact: true }).click();
+    await settings.getByText("Saved.").waitFor();
     await Promise.all([admin.close(), mia.close(), max.close()]);
   }, 180_000);
 

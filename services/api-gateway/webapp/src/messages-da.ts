@@ -120,6 +120,7 @@ export const da: Messages = {
     done: "Sagen er oprettet.",
     failed: "Sagen kunne ikke oprettes",
     needFiles: "Tilføj mindst ét PDF-dokument.",
+    secureMethods: "Elektroniske ID'er (dem virksomheden har slået til)",
   },
   methods: { text: "Skrevet navn", draw: "Tegnet underskrift", image: "Billede af en underskrift" },
   webhooks: {
@@ -182,6 +183,7 @@ export const da: Messages = {
     recoverCancelled: "Genleveringen stoppede: abonnementet blev deaktiveret.",
     recoverDone: (delivered: number, total: number) => `Genlevering færdig: ${delivered} af ${total} leveret.`,
     recoverRunning: (queued: number, delivered: number, total: number | null) => `Genleverer: ${queued} i kø, ${delivered} af ${total ?? "…"} leveret.`,
+    adminOnly: "Kun en administrator kan konfigurere webhooks.",
   },
   company: {
     title: "Virksomhed",
@@ -221,6 +223,7 @@ export const da: Messages = {
     rotate: "Forny",
     never: "Aldrig",
     adminOnly: "Kun en administrator kan konfigurere virksomheden.",
+    refused: "Ikke tilladt",
   },
   common: { loading: "Indlæser…", error: "Noget gik galt", close: "Luk", yes: "Ja", no: "Nej", progress: "Fremskridt" },
 };

@@ -120,6 +120,7 @@ export const de: Messages = {
     done: "Der Vorgang ist angelegt.",
     failed: "Der Vorgang konnte nicht angelegt werden",
     needFiles: "Fügen Sie mindestens ein PDF-Dokument hinzu.",
+    secureMethods: "Elektronische Identitäten (die das Unternehmen freigeschaltet hat)",
   },
   methods: { text: "Getippter Name", draw: "Gezeichnete Unterschrift", image: "Bild einer Unterschrift" },
   webhooks: {
@@ -183,6 +184,7 @@ export const de: Messages = {
     recoverDone: (delivered: number, total: number) => `Nachholen fertig: ${delivered} von ${total} zugestellt.`,
     recoverRunning: (queued: number, delivered: number, total: number | null) =>
       `Wird nachgeholt: ${queued} eingereiht, ${delivered} von ${total ?? "…"} zugestellt.`,
+    adminOnly: "Nur ein Administrator kann Webhooks einrichten.",
   },
   company: {
     title: "Unternehmen",
@@ -222,6 +224,7 @@ export const de: Messages = {
     rotate: "Erneuern",
     never: "Nie",
     adminOnly: "Nur ein Administrator kann das Unternehmen konfigurieren.",
+    refused: "Nicht erlaubt",
   },
   common: { loading: "Wird geladen…", error: "Etwas ist schiefgelaufen", close: "Schließen", yes: "Ja", no: "Nein", progress: "Fortschritt" },
 };

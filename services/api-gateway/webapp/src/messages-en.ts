@@ -119,6 +119,7 @@ export const en = {
     done: "The case file is created.",
     failed: "The case file could not be created",
     needFiles: "Add at least one PDF document.",
+    secureMethods: "Electronic IDs (those the company has enabled)",
   },
   methods: { text: "Typed name", draw: "Drawn signature", image: "Image of a signature" },
   webhooks: {
@@ -181,6 +182,7 @@ export const en = {
     recoverCancelled: "The recovery stopped: the subscription was disabled.",
     recoverDone: (delivered: number, total: number) => `Recovery done: ${delivered} of ${total} delivered.`,
     recoverRunning: (queued: number, delivered: number, total: number | null) => `Recovering: ${queued} queued, ${delivered} of ${total ?? "…"} delivered.`,
+    adminOnly: "Only an administrator can configure webhooks.",
   },
   company: {
     title: "Company",
@@ -220,6 +222,7 @@ export const en = {
     rotate: "Rotate",
     never: "Never",
     adminOnly: "Only an administrator can configure the company.",
+    refused: "Not allowed",
   },
   common: { loading: "Loading…", error: "Something went wrong", close: "Close", yes: "Yes", no: "No", progress: "Progress" },
 };

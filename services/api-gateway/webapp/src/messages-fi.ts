@@ -120,6 +120,7 @@ export const fi: Messages = {
     done: "Asiakirjakansio on luotu.",
     failed: "Asiakirjakansiota ei voitu luoda",
     needFiles: "Lisää vähintään yksi PDF-asiakirja.",
+    secureMethods: "Sähköiset tunnisteet (yrityksen käyttöön ottamat)",
   },
   methods: { text: "Kirjoitettu nimi", draw: "Piirretty allekirjoitus", image: "Kuva allekirjoituksesta" },
   webhooks: {
@@ -182,6 +183,7 @@ export const fi: Messages = {
     recoverCancelled: "Palautus pysähtyi: tilaus poistettiin käytöstä.",
     recoverDone: (delivered: number, total: number) => `Palautus valmis: ${delivered}/${total} toimitettu.`,
     recoverRunning: (queued: number, delivered: number, total: number | null) => `Palautetaan: ${queued} jonossa, ${delivered}/${total ?? "…"} toimitettu.`,
+    adminOnly: "Vain ylläpitäjä voi määrittää webhookit.",
   },
   company: {
     title: "Yritys",
@@ -221,6 +223,7 @@ export const fi: Messages = {
     rotate: "Uusi",
     never: "Ei koskaan",
     adminOnly: "Vain pääkäyttäjä voi määrittää yrityksen asetukset.",
+    refused: "Ei sallittu",
   },
   common: { loading: "Ladataan…", error: "Jokin meni vikaan", close: "Sulje", yes: "Kyllä", no: "Ei", progress: "Edistyminen" },
 };

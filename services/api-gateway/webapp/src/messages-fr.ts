@@ -120,6 +120,7 @@ export const fr: Messages = {
     done: "Le dossier est créé.",
     failed: "Le dossier n'a pas pu être créé",
     needFiles: "Ajoutez au moins un document PDF.",
+    secureMethods: "Identités électroniques (celles que l'entreprise a activées)",
   },
   methods: { text: "Nom saisi", draw: "Signature dessinée", image: "Image d'une signature" },
   webhooks: {
@@ -183,6 +184,7 @@ export const fr: Messages = {
     recoverDone: (delivered: number, total: number) => `Rattrapage terminé : ${delivered} sur ${total} livrés.`,
     recoverRunning: (queued: number, delivered: number, total: number | null) =>
       `Rattrapage en cours : ${queued} en file, ${delivered} sur ${total ?? "…"} livrés.`,
+    adminOnly: "Seul un administrateur peut configurer les webhooks.",
   },
   company: {
     title: "Entreprise",
@@ -222,6 +224,7 @@ export const fr: Messages = {
     rotate: "Renouveler",
     never: "Jamais",
     adminOnly: "Seul un administrateur peut configurer l'entreprise.",
+    refused: "Non autorisé",
   },
   common: { loading: "Chargement…", error: "Une erreur s'est produite", close: "Fermer", yes: "Oui", no: "Non", progress: "Progression" },
 };

@@ -120,6 +120,7 @@ export const nl: Messages = {
     done: "Het dossier is aangemaakt.",
     failed: "Het dossier kon niet worden aangemaakt",
     needFiles: "Voeg minstens één pdf-document toe.",
+    secureMethods: "Elektronische identiteiten (die het bedrijf heeft ingeschakeld)",
   },
   methods: { text: "Getypte naam", draw: "Getekende handtekening", image: "Afbeelding van een handtekening" },
   webhooks: {
@@ -183,6 +184,7 @@ export const nl: Messages = {
     recoverDone: (delivered: number, total: number) => `Herstel klaar: ${delivered} van ${total} bezorgd.`,
     recoverRunning: (queued: number, delivered: number, total: number | null) =>
       `Bezig met herstel: ${queued} ingepland, ${delivered} van ${total ?? "…"} bezorgd.`,
+    adminOnly: "Alleen een beheerder kan webhooks instellen.",
   },
   company: {
     title: "Bedrijf",
@@ -222,6 +224,7 @@ export const nl: Messages = {
     rotate: "Vernieuwen",
     never: "Nooit",
     adminOnly: "Alleen een beheerder kan het bedrijf instellen.",
+    refused: "Niet toegestaan",
   },
   common: { loading: "Bezig met laden…", error: "Er ging iets mis", close: "Sluiten", yes: "Ja", no: "Nee", progress: "Voortgang" },
 };

@@ -120,6 +120,7 @@ export const no: Messages = {
     done: "Saken er opprettet.",
     failed: "Saken kunne ikke opprettes",
     needFiles: "Legg til minst ett PDF-dokument.",
+    secureMethods: "Elektroniske ID-er (de virksomheten har slått på)",
   },
   methods: { text: "Skrevet navn", draw: "Tegnet signatur", image: "Bilde av en signatur" },
   webhooks: {
@@ -182,6 +183,7 @@ export const no: Messages = {
     recoverCancelled: "Gjenleveringen stoppet: abonnementet ble deaktivert.",
     recoverDone: (delivered: number, total: number) => `Gjenlevering ferdig: ${delivered} av ${total} levert.`,
     recoverRunning: (queued: number, delivered: number, total: number | null) => `Gjenleverer: ${queued} i kø, ${delivered} av ${total ?? "…"} levert.`,
+    adminOnly: "Bare en administrator kan konfigurere webhooks.",
   },
   company: {
     title: "Virksomhet",
@@ -221,6 +223,7 @@ export const no: Messages = {
     rotate: "Forny",
     never: "Aldri",
     adminOnly: "Bare en administrator kan konfigurere virksomheten.",
+    refused: "Ikke tillatt",
   },
   common: { loading: "Laster…", error: "Noe gikk galt", close: "Lukk", yes: "Ja", no: "Nei", progress: "Fremdrift" },
 };

@@ -120,6 +120,7 @@ export const sv: Messages = {
     done: "Ärendet är skapat.",
     failed: "Ärendet kunde inte skapas",
     needFiles: "Lägg till minst ett PDF-dokument.",
+    secureMethods: "E-legitimationer (de som företaget har aktiverat)",
   },
   methods: { text: "Skrivet namn", draw: "Ritad namnteckning", image: "Bild av en namnteckning" },
   webhooks: {
@@ -182,6 +183,7 @@ export const sv: Messages = {
     recoverCancelled: "Återleveransen stoppades: prenumerationen inaktiverades.",
     recoverDone: (delivered: number, total: number) => `Återleverans klar: ${delivered} av ${total} levererade.`,
     recoverRunning: (queued: number, delivered: number, total: number | null) => `Återlevererar: ${queued} köade, ${delivered} av ${total ?? "…"} levererade.`,
+    adminOnly: "Bara en administratör kan konfigurera webhooks.",
   },
   company: {
     title: "Företag",
@@ -221,6 +223,7 @@ export const sv: Messages = {
     rotate: "Förnya",
     never: "Aldrig",
     adminOnly: "Endast en administratör kan konfigurera företaget.",
+    refused: "Inte tillåtet",
   },
   common: { loading: "Laddar…", error: "Något gick fel", close: "Stäng", yes: "Ja", no: "Nej", progress: "Förlopp" },
 };

@@ -4,7 +4,7 @@ import type { Company, Folder, Language, NewCredential, User } from "@esign/sdk/
 import { client } from "../api";
 import { APP_LANGUAGES, formatDate, LANGUAGE_NAMES, useI18n } from "../i18n";
 import { useStored } from "../stored";
-import { ActionButton, ErrorNotice, Field, Loading, Notice, useLoad } from "../ui";
+import { ActionButton, ErrorNotice, Field, Loading, Notice, Refusal, useLoad } from "../ui";
 
 /** The electronic IDs a customer may enable for its signers (typed, drawn and image signatures are always there). */
 const SIGNING_METHODS = SECURE_SIGNING_METHODS;
@@ -319,7 +319,8 @@ function CredentialsSection() {
 export function CompanyPage({ admin }: { admin: boolean }) {
   const { t } = useI18n();
   const company = useLoad(() => (admin ? client.company.get() : Promise.reject(new Error(t.company.adminOnly))), [admin]);
-  if (!admin) return <Notice kind="error">{t.company.adminOnly}</Notice>;
+  // The API refuses a member too (403); the page says so without asking.
+  if (!admin) return <Refusal message={t.company.adminOnly} />;
   if (company.error) return <ErrorNotice error={company.error} />;
   if (!company.data) return <Loading />;
   return (

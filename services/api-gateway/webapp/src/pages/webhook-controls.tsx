@@ -190,7 +190,6 @@ function RecoverProgress({ subscriptionId, initial, onDone }: { subscriptionId: 
       );
     }, RECOVER_POLL_MS);
     return () => clearTimeout(timer);
-    // biome-ignore lint/correctness/useExhaustiveDependencies: each new reading of the task schedules the next one
   }, [task]);
   const total = task.total ?? 0;
   return (

@@ -4,7 +4,7 @@ import { client } from "../api";
 import { formatDate, useI18n } from "../i18n";
 import { href, navigate } from "../router";
 import { useStored } from "../stored";
-import { ActionButton, ErrorNotice, Field, Loading, Notice, useLoad } from "../ui";
+import { ActionButton, ErrorNotice, Field, Loading, Notice, Refusal, useLoad } from "../ui";
 import { DeliverySettings, RecoverWindow, SecretRotation } from "./webhook-controls";
 
 type EventName = (typeof EVENT_TYPES)[number];
@@ -13,7 +13,7 @@ const EVENT_NAMES = EVENT_TYPES.filter((e) => e !== "webhook.subscription.test")
 
 function AdminOnly() {
   const { t } = useI18n();
-  return <Notice kind="error">{t.company.adminOnly}</Notice>;
+  return <Refusal message={t.webhooks.adminOnly} />;
 }
 
 /** Endpoint and event types: the create form and the edit form are the same fields. */
