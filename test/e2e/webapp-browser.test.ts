@@ -297,12 +297,24 @@ describeInBrowser("the web application in Chromium", () => {
     await page.getByLabel("Deliver each case file's events in order").check();
     await page.getByRole("button", { name: "Save the delivery settings" }).click();
     await page.getByText("At most 5 per second · In order per case file").waitFor();
+    await page.getByText("The delivery settings are saved.").waitFor();
     expect(await read()).toMatchObject({ maxPerSecond: 5, ordered: true });
+    // The form shows what the server holds, after the save and after a reload.
+    for (const round of ["saved", "reloaded"]) {
+      if (round === "reloaded") await page.reload();
+      expect(await page.getByLabel("Deliveries per second at most").inputValue()).toBe("5");
+      expect(await page.getByLabel("Deliver each case file's events in order").isChecked()).toBe(true);
+    }
     await page.getByLabel("Limit the delivery rate").uncheck();
     await page.getByLabel("Deliver each case file's events in order").uncheck();
     await page.getByRole("button", { name: "Save the delivery settings" }).click();
     await page.getByText("No rate limit · Not ordered").waitFor();
     expect(await read()).toMatchObject({ maxPerSecond: null, ordered: false });
+    for (const round of ["saved", "reloaded"]) {
+      if (round === "reloaded") await page.reload();
+      expect(await page.getByLabel("Limit the delivery rate").isChecked()).toBe(false);
+      expect(await page.getByLabel("Deliver each case file's events in order").isChecked()).toBe(false);
+    }
 
     // Recover every delivery of the last day: the two test events again, each once, with their X-Event-Id.
     await page.getByLabel("Every delivery, not only the failed ones").check();
@@ -333,6 +345,8 @@ describeInBrowser("the web application in Chromium", () => {
       expect(made.map((m) => m.clientId)).not.toContain(clientId);
       made.push({ clientId, clientSecret, apiKey, apiSecret });
     }
+    await credentials.scrollIntoViewIfNeeded();
+    await shoot(page, "webapp-credentials.png", false);
     const token = async (m: { clientId: string; clientSecret: string }) =>
       (
         await page.request.post(`${system.gateway.url}/oauth/token`, {
@@ -360,8 +374,54 @@ describeInBrowser("the web application in Chromium", () => {
     expect(await credentials.locator(".row", { hasText: made[1]!.clientId }).getByText("Revoked").count()).toBe(0);
     expect(await token(made[0]!)).toBe(401);
     expect(await token(made[1]!)).toBe(200);
-    await credentials.scrollIntoViewIfNeeded();
-    await shoot(page, "webapp-credentials.png", false);
+    expect(signedIn!.problems()).toEqual([]);
+  }, 120_000);
+
+  it("send at a time and the recycle bin: a case file scheduled for tomorrow waits as a draft showing its time, goes to the recycle bin, is restored from it, and is sent at once", async () => {
+    const page = await adminPage();
+    const badge = () => page.locator("h1 .badge").innerText();
+    await go(page, "#/new", "New case file");
+    await page.getByLabel("Title", { exact: true }).fill("Tidsindstillet aftale");
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles([{ name: "aftale.pdf", mimeType: "application/pdf", buffer: await makeLetterPdf("Aftale", ["En aftale til senere."]) }]);
+    await page.locator('input[name="signer-0-name"]').fill("Sofie Senere");
+    await page.locator('input[name="signer-0-email"]').fill("sofie@example.com");
+    await page.getByLabel("Send at a time").check();
+    // Tomorrow at 09:00 on the browser's clock: the scheduled send cannot fire while the test runs.
+    const at = await page.evaluate(() => {
+      const d = new Date(Date.now() + 86_400_000);
+      d.setHours(9, 0, 0, 0);
+      const two = (n: number) => String(n).padStart(2, "0");
+      return { value: `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T09:00`, unix: Math.floor(d.getTime() / 1000) };
+    });
+    await page.getByLabel("Send at", { exact: true }).fill(at.value);
+    await page.getByRole("button", { name: "Create the case file" }).click();
+    await page.waitForURL(/#\/casefiles\/\d+$/, { timeout: 60_000 });
+    await page.getByRole("heading", { level: 1, name: /Tidsindstillet aftale/ }).waitFor();
+    expect(await badge()).toBe("Draft");
+    expect(Number(await page.locator("[data-send-at]").getAttribute("data-send-at"))).toBe(at.unix);
+
+    // To the recycle bin (after the browser's confirmation), found under Recycle bin, restored.
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.getByRole("button", { name: "Move to the recycle bin" }).click();
+    await page.getByRole("button", { name: "Restore" }).waitFor();
+    expect(await badge()).toBe("Deleted");
+    await go(page, "#/", "Archive");
+    await page.getByRole("button", { name: "Recycle bin" }).click();
+    await page.getByRole("link", { name: "Tidsindstillet aftale" }).click();
+    await page.getByRole("heading", { level: 1, name: /Tidsindstillet aftale/ }).waitFor();
+    await page.getByRole("button", { name: "Restore" }).click();
+    await page.getByRole("button", { name: "Move to the recycle bin" }).waitFor();
+    expect(await badge()).toBe("Draft");
+    expect(Number(await page.locator("[data-send-at]").getAttribute("data-send-at"))).toBe(at.unix);
+
+    // Sent now rather than tomorrow: pending, and the signer's mail arrives.
+    await page.getByRole("button", { name: "Send the draft" }).click();
+    await page.getByText("The case file was sent.").waitFor();
+    expect(await badge()).toBe("Pending");
+    expect(await page.locator("[data-send-at]").count()).toBe(0);
+    await smtp.waitFor((m) => m.to.includes("sofie@example.com") && signingLink(m) !== undefined, 30_000);
     expect(signedIn!.problems()).toEqual([]);
   }, 120_000);
 
@@ -402,6 +462,7 @@ describeInBrowser("the web application in Chromium", () => {
     await settings.getByLabel("mitid.dk", { exact: true }).check();
     await settings.getByRole("button", { name: "Save", exact: true }).click();
     await settings.getByText("Saved.").waitFor();
+    expect(await settings.getByLabel("mitid.dk", { exact: true }).isChecked()).toBe(true);
 
     // Mia saves a draft in the browser.
     const mia = await browser.newContext(DESKTOP);
@@ -462,6 +523,8 @@ describeInBrowser("the web application in Chromium", () => {
     await go(adminPage, `#/casefiles/${miasCaseFile}`, /Mias udkast/);
     // The company back as the other tests expect it: no electronic ID.
     await go(adminPage, "#/company", /Company/);
+    // Opened again, the form shows what the company holds (nothing stale from the first visit).
+    expect(await settings.getByLabel("mitid.dk", { exact: true }).isChecked()).toBe(true);
     await settings.getByLabel("mitid.dk", { exact: true }).uncheck();
     await settings.getByRole("button", { name: "Save", exact: true }).click();
     await settings.getByText("Saved.").waitFor();

@@ -85,6 +85,7 @@ export const da: Messages = {
     event: "Hændelse",
     who: "Af",
     notFound: "Denne sag findes ikke, eller du har ikke adgang til den.",
+    sendsAt: "Sendes",
   },
   create: {
     title: "Ny sag",

@@ -85,6 +85,7 @@ export const de: Messages = {
     event: "Ereignis",
     who: "Von",
     notFound: "Diesen Vorgang gibt es nicht, oder Sie dürfen ihn nicht sehen.",
+    sendsAt: "Wird gesendet am",
   },
   create: {
     title: "Neuer Vorgang",

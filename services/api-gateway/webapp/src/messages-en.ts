@@ -84,6 +84,7 @@ export const en = {
     event: "Event",
     who: "By",
     notFound: "This case file does not exist or is not yours to see.",
+    sendsAt: "Sends at",
   },
   create: {
     title: "New case file",

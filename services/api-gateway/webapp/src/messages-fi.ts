@@ -85,6 +85,7 @@ export const fi: Messages = {
     event: "Tapahtuma",
     who: "Tekijä",
     notFound: "Tätä asiakirjakansiota ei ole, tai sinulla ei ole oikeutta nähdä sitä.",
+    sendsAt: "Lähetetään",
   },
   create: {
     title: "Uusi asiakirjakansio",

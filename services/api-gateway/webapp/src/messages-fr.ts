@@ -85,6 +85,7 @@ export const fr: Messages = {
     event: "Événement",
     who: "Par",
     notFound: "Ce dossier n'existe pas ou vous n'avez pas le droit de le voir.",
+    sendsAt: "Envoi prévu le",
   },
   create: {
     title: "Nouveau dossier",

@@ -85,6 +85,7 @@ export const nl: Messages = {
     event: "Gebeurtenis",
     who: "Door",
     notFound: "Dit dossier bestaat niet of u mag het niet zien.",
+    sendsAt: "Wordt verzonden op",
   },
   create: {
     title: "Nieuw dossier",

@@ -85,6 +85,7 @@ export const no: Messages = {
     event: "Hendelse",
     who: "Av",
     notFound: "Denne saken finnes ikke, eller du har ikke tilgang til den.",
+    sendsAt: "Sendes",
   },
   create: {
     title: "Ny sak",

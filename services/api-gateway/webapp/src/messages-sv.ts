@@ -85,6 +85,7 @@ export const sv: Messages = {
     event: "Händelse",
     who: "Av",
     notFound: "Ärendet finns inte eller så har du inte behörighet att se det.",
+    sendsAt: "Skickas",
   },
   create: {
     title: "Nytt ärende",

@@ -178,6 +178,12 @@ export function CaseFilePage({ id }: { id: number }) {
             <dd>{c.reference}</dd>
           </>
         ) : null}
+        {c.sendAt && c.status === CASE_FILE_STATUS.new ? (
+          <>
+            <dt>{t.caseFile.sendsAt}</dt>
+            <dd data-send-at={c.sendAt}>{formatDate(lang, c.sendAt)}</dd>
+          </>
+        ) : null}
         {c.expireAt ? (
           <>
             <dt>{t.caseFile.expires}</dt>

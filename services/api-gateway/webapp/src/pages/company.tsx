@@ -34,13 +34,16 @@ function Channels({ company, onChange }: { company: Company; onChange: () => voi
   );
 }
 
+/** The settings form's fields as the company holds them. */
+const settingsForm = (company: Company) => ({
+  language: company.language,
+  signingMethods: company.signingMethods,
+  recycleBinDays: String(company.recycleBinDays),
+});
+
 function Settings({ company, onChange }: { company: Company; onChange: () => void }) {
   const { t } = useI18n();
-  const [form, setForm, clear] = useStored(`company.${company.id}`, {
-    language: company.language,
-    signingMethods: company.signingMethods,
-    recycleBinDays: String(company.recycleBinDays),
-  });
+  const [form, setForm, clear] = useStored(`company.${company.id}`, settingsForm(company));
   const [saved, setSaved] = useState(false);
   const [error, setError] = useState<unknown>();
   return (
@@ -50,8 +53,12 @@ function Settings({ company, onChange }: { company: Company; onChange: () => voi
         e.preventDefault();
         setError(undefined);
         try {
-          await client.company.update({ language: form.language, signingMethods: form.signingMethods, recycleBinDays: Number(form.recycleBinDays) });
-          clear();
+          const saved = await client.company.update({
+            language: form.language,
+            signingMethods: form.signingMethods,
+            recycleBinDays: Number(form.recycleBinDays),
+          });
+          clear(settingsForm(saved));
           setSaved(true);
           onChange();
         } catch (err) {

@@ -96,15 +96,17 @@ export function SecretRotation({ subscription, onChange }: { subscription: Subsc
   );
 }
 
+/** The delivery form's fields as the subscription holds them. */
+function deliveryForm(subscription: Subscription) {
+  const limit = subscription.maxPerSecond ?? null;
+  return { limited: limit !== null, maxPerSecond: limit === null ? "" : String(limit), ordered: subscription.ordered ?? false };
+}
+
 /** The throttle (deliveries per second at most, or none) and ordered delivery, saved together. */
 export function DeliverySettings({ subscription, onChange }: { subscription: Subscription; onChange: () => void }) {
   const { t } = useI18n();
   const limit = subscription.maxPerSecond ?? null;
-  const [form, setForm, clear] = useStored(`webhooks.delivery.${subscription.id}`, {
-    limited: limit !== null,
-    maxPerSecond: limit === null ? "" : String(limit),
-    ordered: subscription.ordered ?? false,
-  });
+  const [form, setForm, clear] = useStored(`webhooks.delivery.${subscription.id}`, deliveryForm(subscription));
   const [saved, setSaved] = useState(false);
   const [error, setError] = useState<unknown>();
   return (
@@ -115,11 +117,11 @@ export function DeliverySettings({ subscription, onChange }: { subscription: Sub
         setError(undefined);
         setSaved(false);
         try {
-          await client.subscriptions.update(subscription.id, {
+          const saved = await client.subscriptions.update(subscription.id, {
             maxPerSecond: form.limited ? Number(form.maxPerSecond) : null,
             ordered: form.ordered,
           });
-          clear();
+          clear(deliveryForm(saved));
           setSaved(true);
           onChange();
         } catch (err) {

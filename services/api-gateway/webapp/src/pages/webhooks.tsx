@@ -237,7 +237,7 @@ export function WebhookPage({ id, admin }: { id: string; admin: boolean }) {
         <p class="row-meta">{s.eventTypes.join(", ")}</p>
       )}
       <SecretRotation subscription={s} onChange={loaded.reload} />
-      <DeliverySettings key={s.updatedAt} subscription={s} onChange={loaded.reload} />
+      <DeliverySettings subscription={s} onChange={loaded.reload} />
       <RecoverWindow subscription={s} onDone={() => setLogRound((r) => r + 1)} />
       <Deliveries subscription={s} round={logRound} />
     </article>
