@@ -86,6 +86,7 @@ export const da: Messages = {
     who: "Af",
     notFound: "Denne sag findes ikke, eller du har ikke adgang til den.",
     sendsAt: "Sendes",
+    notSendable: "Kan ikke sendes nu",
   },
   create: {
     title: "Ny sag",

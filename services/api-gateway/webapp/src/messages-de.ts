@@ -86,6 +86,7 @@ export const de: Messages = {
     who: "Von",
     notFound: "Diesen Vorgang gibt es nicht, oder Sie dürfen ihn nicht sehen.",
     sendsAt: "Wird gesendet am",
+    notSendable: "Kann jetzt nicht gesendet werden",
   },
   create: {
     title: "Neuer Vorgang",

@@ -85,6 +85,7 @@ export const en = {
     who: "By",
     notFound: "This case file does not exist or is not yours to see.",
     sendsAt: "Sends at",
+    notSendable: "Cannot be sent now",
   },
   create: {
     title: "New case file",

@@ -86,6 +86,7 @@ export const fi: Messages = {
     who: "Tekijä",
     notFound: "Tätä asiakirjakansiota ei ole, tai sinulla ei ole oikeutta nähdä sitä.",
     sendsAt: "Lähetetään",
+    notSendable: "Ei voi lähettää nyt",
   },
   create: {
     title: "Uusi asiakirjakansio",

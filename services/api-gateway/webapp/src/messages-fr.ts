@@ -86,6 +86,7 @@ export const fr: Messages = {
     who: "Par",
     notFound: "Ce dossier n'existe pas ou vous n'avez pas le droit de le voir.",
     sendsAt: "Envoi prévu le",
+    notSendable: "Envoi impossible pour le moment",
   },
   create: {
     title: "Nouveau dossier",

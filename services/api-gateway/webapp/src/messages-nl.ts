@@ -86,6 +86,7 @@ export const nl: Messages = {
     who: "Door",
     notFound: "Dit dossier bestaat niet of u mag het niet zien.",
     sendsAt: "Wordt verzonden op",
+    notSendable: "Kan nu niet worden verzonden",
   },
   create: {
     title: "Nieuw dossier",

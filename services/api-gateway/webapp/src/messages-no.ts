@@ -86,6 +86,7 @@ export const no: Messages = {
     who: "Av",
     notFound: "Denne saken finnes ikke, eller du har ikke tilgang til den.",
     sendsAt: "Sendes",
+    notSendable: "Kan ikke sendes nå",
   },
   create: {
     title: "Ny sak",

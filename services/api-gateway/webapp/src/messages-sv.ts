@@ -86,6 +86,7 @@ export const sv: Messages = {
     who: "Av",
     notFound: "Ärendet finns inte eller så har du inte behörighet att se det.",
     sendsAt: "Skickas",
+    notSendable: "Kan inte skickas nu",
   },
   create: {
     title: "Nytt ärende",
