@@ -501,6 +501,7 @@ describeInBrowser("the web application in Chromium", () => {
     // At the administrators' addresses, typed in: a refusal page, and the API refuses the settings too.
     await go(miaPage, "#/company", "Not allowed");
     await miaPage.getByText("Only an administrator can configure the company.").waitFor();
+    expect(seriousViolations(await runAxe(miaPage))).toEqual([]);
     await go(miaPage, "#/webhooks", "Not allowed");
     await miaPage.getByText("Only an administrator can configure webhooks.").waitFor();
     expect((await mia.request.get(`${system.gateway.url}/api/v3/company`)).status()).toBe(403);
