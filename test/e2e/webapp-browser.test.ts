@@ -478,7 +478,9 @@ describeInBrowser("the web application in Chromium", () => {
     const { page: miaPage } = await open(mia, appUrl("#/new"));
     await signIn(miaPage, members.mia);
     await miaPage.getByRole("heading", { level: 1, name: "New case file" }).waitFor();
+    // The profile loads after the form has drawn: wait for its method before counting.
     const eids = miaPage.getByRole("group", { name: /Electronic IDs/ });
+    await eids.getByLabel("mitid.dk").waitFor();
     expect(await eids.getByRole("checkbox").count()).toBe(1);
     expect(await eids.getByLabel("mitid.dk").isChecked()).toBe(true);
     await miaPage.getByLabel("Title", { exact: true }).fill("Mias udkast");
