@@ -248,7 +248,7 @@ describe("roles and visibility", () => {
     expect((await call("GET", `/api/v3/casefiles/${othersOwn}`, a.token)).status).toBe(404);
   });
 
-  it("a member may not configure the company, users or webhooks (403), reads the company and only themselves among users", async () => {
+  it("a member may not read or configure the company's settings, users or webhooks (403), reads the company's profile and only themselves among users", async () => {
     const a = await memberCredentials(memberA, "member-a");
     for (const auth of [a.session, a.token]) {
       expect((await call("PATCH", "/api/v3/company", auth, { name: "Hijacked" })).status).toBe(403);
@@ -256,7 +256,12 @@ describe("roles and visibility", () => {
       expect((await call("PATCH", `/api/v3/users/${memberA}`, auth, { role: "admin" })).status).toBe(403);
       expect((await call("POST", "/api/v3/users/invitations", auth, { email: email("sneaky"), role: "admin" })).status).toBe(403);
       expect((await call("GET", "/webhook/api/v1/subscriptions", auth)).status).toBe(403);
-      expect((await call("GET", "/api/v3/company", auth)).status).toBe(200);
+      // The settings are configuration (403); the profile, what creating a case file needs, is everyone's.
+      expect((await call("GET", "/api/v3/company", auth)).status).toBe(403);
+      const profile = await call<Record<string, unknown>>("GET", "/api/v3/company/profile", auth);
+      expect(profile.status).toBe(200);
+      expect(Object.keys(profile.json).sort()).toEqual(["id", "language", "name", "signingMethods"]);
+      expect(profile.json).toMatchObject({ id: acme.customerId, name: `Acme ${tag}` });
       const users = await call<{ id: number }[]>("GET", "/api/v3/users", auth);
       expect(users.json.map((u) => u.id)).toEqual([memberA]);
     }
@@ -364,6 +369,13 @@ describe("company", () => {
       recycleBinDays: 30,
       channels: { email: true, eboks: "none" },
     });
+    // The profile is the settings' every-user part.
+    expect((await call("GET", "/api/v3/company/profile", admin)).json).toEqual({
+      id: acme.customerId,
+      name: `Acme ${tag}`,
+      language: "en",
+      signingMethods: [],
+    });
     const changed = await call("PATCH", "/api/v3/company", admin, { language: "sv", signingMethods: ["mitid.dk"], recycleBinDays: 60 });
     expect(changed.status).toBe(200);
     expect(changed.json).toMatchObject({ language: "sv", signingMethods: ["mitid.dk"], recycleBinDays: 60 });
@@ -416,5 +428,7 @@ describe("the SDK with a session (what the web application uses)", () => {
     const member = new EsignClient({ baseUrl: gw.url, session: true });
     await member.sessions.signIn(email("member-a"), PASSWORD);
     await expect(member.company.update({ name: "nope" })).rejects.toMatchObject({ status: 403 });
+    await expect(member.company.get()).rejects.toMatchObject({ status: 403 });
+    expect(await member.company.profile()).toMatchObject({ id: acme.customerId });
   });
 });

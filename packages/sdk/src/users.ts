@@ -56,6 +56,10 @@ export const ZCompany = z.object({
 });
 export type Company = z.infer<typeof ZCompany>;
 
+/** The company as every user reads it (members too): what creating a case file needs. */
+export const ZCompanyProfile = ZCompany.pick({ id: true, name: true, language: true, signingMethods: true });
+export type CompanyProfile = z.infer<typeof ZCompanyProfile>;
+
 export interface CompanyChange {
   name?: string;
   language?: string;
@@ -126,12 +130,18 @@ export class Users {
   }
 }
 
-/** The company settings: every user reads them, admins change them. */
+/** The company settings: admins read and change them; every user reads the profile. */
 export class CompanySettings {
   constructor(private readonly api: Api) {}
 
+  /** Admins only (a member is refused, 403): members read `profile()`. */
   get(): Promise<Company> {
     return this.api.json({ method: "GET", path: COMPANY_PATH, auth: "x-auth-token" }, ZCompany);
+  }
+
+  /** Name, default language and enabled signing methods: every user of the customer. */
+  profile(): Promise<CompanyProfile> {
+    return this.api.json({ method: "GET", path: `${COMPANY_PATH}/profile`, auth: "x-auth-token" }, ZCompanyProfile);
   }
 
   update(change: CompanyChange): Promise<Company> {

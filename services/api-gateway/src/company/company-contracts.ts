@@ -1,5 +1,5 @@
 import { API_AUTH, errors, json, route, TAGS } from "../contract/route";
-import { ZCompany, ZCompanyChange } from "./company-schemas";
+import { ZCompany, ZCompanyChange, ZCompanyProfile } from "./company-schemas";
 
 const AUTH_401 = "Missing or invalid credentials";
 const ADMIN_403 = "A member (only administrators may), or a session request without X-CSRF-Token";
@@ -13,8 +13,17 @@ export function companyRoutes() {
       method: "get",
       path: "/api/v3/company",
       operationId: "getCompany",
-      summary: "The customer's company settings",
-      responses: { 200: { description: "The settings", content: json(ZCompany) }, ...errors({ 401: AUTH_401 }) },
+      summary: "The customer's company settings (administrators)",
+      description: "Members read `GET /api/v3/company/profile` instead: the name, language and signing methods.",
+      responses: { 200: { description: "The settings", content: json(ZCompany) }, ...errors({ 401: AUTH_401, 403: ADMIN_403 }) },
+    }),
+    getCompanyProfile: route({
+      ...base,
+      method: "get",
+      path: "/api/v3/company/profile",
+      operationId: "getCompanyProfile",
+      summary: "The company as every user sees it: name, default language, enabled signing methods",
+      responses: { 200: { description: "The profile", content: json(ZCompanyProfile) }, ...errors({ 401: AUTH_401 }) },
     }),
     updateCompany: route({
       ...base,

@@ -5,17 +5,24 @@ import { viewerOf } from "../auth/viewer";
 import { serve } from "../contract/serve";
 import { requestIdOf } from "../http/request-context";
 import { companyRoutes } from "./company-contracts";
-import { changeCompany, companyOf, presentCompany, requestEboks } from "./company-settings";
+import { changeCompany, companyOf, presentCompany, presentProfile, requestEboks } from "./company-settings";
 
-/** The customer's company settings: every user reads them, administrators change them. */
+/**
+ * The customer's company settings: administrators read and change them; every user reads the profile
+ * (name, language, signing methods), which is all a member's work needs.
+ */
 export function companyRouter(ctx: GatewayContext): Router {
   const router = Router();
   const routes = companyRoutes();
   const auth = authenticate(ctx);
   const adminOnly = authenticate(ctx, { admin: true });
 
-  serve(router, routes.getCompany, auth, async (_input, _req, res) => {
+  serve(router, routes.getCompany, adminOnly, async (_input, _req, res) => {
     res.json(presentCompany(await companyOf(ctx, viewerOf(res).customerId)));
+  });
+
+  serve(router, routes.getCompanyProfile, auth, async (_input, _req, res) => {
+    res.json(presentProfile(await companyOf(ctx, viewerOf(res).customerId)));
   });
 
   serve(router, routes.updateCompany, adminOnly, async ({ body }, _req, res) => {

@@ -26,6 +26,24 @@ export const ZCompany = component(
 );
 export type CompanyView = z.input<typeof ZCompany>;
 
+/**
+ * What every user of the customer may read (members too): what the create form needs, the company's
+ * name, its default language and the secure signing methods its signers may be offered. The rest
+ * (channels, recycle-bin period) is configuration, for administrators only.
+ */
+export const ZCompanyProfile = component(
+  "CompanyProfile",
+  z
+    .object({
+      id: z.int(),
+      name: z.string(),
+      language: ZCompany.shape.language,
+      signingMethods: ZCompany.shape.signingMethods,
+    })
+    .describe("The company as every user of the customer sees it"),
+);
+export type CompanyProfileView = z.input<typeof ZCompanyProfile>;
+
 export const ZCompanyChange = component(
   "CompanyChange",
   z

@@ -4,7 +4,7 @@ import type { AppConfig } from "@esign/config";
 import { resolveLanguage } from "@esign/i18n";
 import { SECURE_SIGNING_METHODS, type TLanguage, type TSecureSigningMethod } from "@esign/schema";
 import type { GatewayContext } from "../context";
-import type { CompanyView } from "./company-schemas";
+import type { CompanyProfileView, CompanyView } from "./company-schemas";
 
 /**
  * The secure methods this platform can offer signers: every one with the simulator (development),
@@ -26,6 +26,12 @@ export const presentCompany = (c: Customer): CompanyView => ({
   recycleBinDays: c.recycleBinDays,
   channels: { email: true, eboks: eboksState(c) },
 });
+
+/** The part of the company a member may read (company-schemas.ts, ZCompanyProfile). */
+export const presentProfile = (c: Customer): CompanyProfileView => {
+  const { id, name, language, signingMethods } = presentCompany(c);
+  return { id, name, language, signingMethods };
+};
 
 export const companyOf = (ctx: GatewayContext, customerId: number): Promise<Customer> => ctx.db.customer.findUniqueOrThrow({ where: { id: customerId } });
 

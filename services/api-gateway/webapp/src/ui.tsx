@@ -89,3 +89,14 @@ export function Field({ label, children, hint }: { label: string; children: Comp
     </label>
   );
 }
+
+/** What a member sees at an administrator's address (typed in or bookmarked): a page that says no. */
+export function Refusal({ message }: { message: string }) {
+  const { t } = useI18n();
+  return (
+    <section>
+      <h1>{t.company.refused}</h1>
+      <Notice kind="error">{message}</Notice>
+    </section>
+  );
+}

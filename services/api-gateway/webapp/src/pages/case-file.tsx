@@ -151,6 +151,22 @@ function EventLog({ caseFile }: { caseFile: CaseFile }) {
   );
 }
 
+/**
+ * Send, for a draft that can be sent; otherwise what stops it, as the API says (a case file waiting
+ * for its send-at time has been sent already and goes out by itself then).
+ */
+function SendDraft({ caseFile, send }: { caseFile: CaseFile; send: () => Promise<void> }) {
+  const { t } = useI18n();
+  const readiness = useLoad(() => client.caseFiles.errors(caseFile.id), [caseFile.id, caseFile.updatedAt]);
+  if (!readiness.data) return null;
+  if (readiness.data.length === 0) return <ActionButton kind="primary" label={t.caseFile.send} run={send} />;
+  return (
+    <p class="hint" data-not-sendable>
+      {t.caseFile.notSendable}: {readiness.data.join("; ")}
+    </p>
+  );
+}
+
 export function CaseFilePage({ id }: { id: number }) {
   const { t, lang } = useI18n();
   const loaded = useLoad(() => client.getCaseFile(id), [id]);
@@ -178,6 +194,12 @@ export function CaseFilePage({ id }: { id: number }) {
             <dd>{c.reference}</dd>
           </>
         ) : null}
+        {c.sendAt && c.status === CASE_FILE_STATUS.new ? (
+          <>
+            <dt>{t.caseFile.sendsAt}</dt>
+            <dd data-send-at={c.sendAt}>{formatDate(lang, c.sendAt)}</dd>
+          </>
+        ) : null}
         {c.expireAt ? (
           <>
             <dt>{t.caseFile.expires}</dt>
@@ -186,9 +208,7 @@ export function CaseFilePage({ id }: { id: number }) {
         ) : null}
       </dl>
       <div class="actions">
-        {c.status === CASE_FILE_STATUS.new ? (
-          <ActionButton kind="primary" label={t.caseFile.send} run={run(() => client.caseFiles.send(c.id), t.caseFile.sent)} />
-        ) : null}
+        {c.status === CASE_FILE_STATUS.new ? <SendDraft caseFile={c} send={run(() => client.caseFiles.send(c.id), t.caseFile.sent)} /> : null}
         {c.status === CASE_FILE_STATUS.deleted ? (
           <ActionButton label={t.caseFile.restore} run={run(() => client.caseFiles.restore(c.id))} />
         ) : (

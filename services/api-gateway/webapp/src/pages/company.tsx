@@ -4,7 +4,7 @@ import type { Company, Folder, Language, NewCredential, User } from "@esign/sdk/
 import { client } from "../api";
 import { APP_LANGUAGES, formatDate, LANGUAGE_NAMES, useI18n } from "../i18n";
 import { useStored } from "../stored";
-import { ActionButton, ErrorNotice, Field, Loading, Notice, useLoad } from "../ui";
+import { ActionButton, ErrorNotice, Field, Loading, Notice, Refusal, useLoad } from "../ui";
 
 /** The electronic IDs a customer may enable for its signers (typed, drawn and image signatures are always there). */
 const SIGNING_METHODS = SECURE_SIGNING_METHODS;
@@ -34,13 +34,16 @@ function Channels({ company, onChange }: { company: Company; onChange: () => voi
   );
 }
 
+/** The settings form's fields as the company holds them. */
+const settingsForm = (company: Company) => ({
+  language: company.language,
+  signingMethods: company.signingMethods,
+  recycleBinDays: String(company.recycleBinDays),
+});
+
 function Settings({ company, onChange }: { company: Company; onChange: () => void }) {
   const { t } = useI18n();
-  const [form, setForm, clear] = useStored(`company.${company.id}`, {
-    language: company.language,
-    signingMethods: company.signingMethods,
-    recycleBinDays: String(company.recycleBinDays),
-  });
+  const [form, setForm, clear] = useStored(`company.${company.id}`, settingsForm(company));
   const [saved, setSaved] = useState(false);
   const [error, setError] = useState<unknown>();
   return (
@@ -50,8 +53,12 @@ function Settings({ company, onChange }: { company: Company; onChange: () => voi
         e.preventDefault();
         setError(undefined);
         try {
-          await client.company.update({ language: form.language, signingMethods: form.signingMethods, recycleBinDays: Number(form.recycleBinDays) });
-          clear();
+          const saved = await client.company.update({
+            language: form.language,
+            signingMethods: form.signingMethods,
+            recycleBinDays: Number(form.recycleBinDays),
+          });
+          clear(settingsForm(saved));
           setSaved(true);
           onChange();
         } catch (err) {
@@ -319,7 +326,8 @@ function CredentialsSection() {
 export function CompanyPage({ admin }: { admin: boolean }) {
   const { t } = useI18n();
   const company = useLoad(() => (admin ? client.company.get() : Promise.reject(new Error(t.company.adminOnly))), [admin]);
-  if (!admin) return <Notice kind="error">{t.company.adminOnly}</Notice>;
+  // The API refuses a member too (403); the page says so without asking.
+  if (!admin) return <Refusal message={t.company.adminOnly} />;
   if (company.error) return <ErrorNotice error={company.error} />;
   if (!company.data) return <Loading />;
   return (

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import type { CaseFileInput, Language, SignerInput } from "@esign/sdk/browser";
+import type { TSecureSigningMethod } from "@esign/schema";
 import { client, describeError } from "../api";
 import { APP_LANGUAGES, LANGUAGE_NAMES, useI18n } from "../i18n";
 import { href, navigate } from "../router";
@@ -17,6 +18,8 @@ interface SignerDraft {
   order: string;
   language: Language | "";
   methods: Method[];
+  /** The electronic IDs ticked; absent until changed, when the API offers every one the company enabled. */
+  secure?: TSecureSigningMethod[];
 }
 interface CcDraft {
   key: number;
@@ -71,6 +74,7 @@ export function caseFileInput(d: Draft, files: readonly File[]): CaseFileInput {
     ...(s.language ? { language: s.language } : {}),
     enableInsecureSigning: true,
     insecureSigningMethods: s.methods,
+    ...(s.secure ? { secureSigningMethods: s.secure } : {}),
   }));
   return {
     title: d.title.trim(),
@@ -96,6 +100,9 @@ export function CreatePage() {
   const [files, setFiles] = useState<File[]>([]);
   const [progress, setProgress] = useState<Progress>();
   const folders = useLoad(() => client.folders.list(), []);
+  // The company's profile (members may read it): the electronic IDs it offers its signers.
+  const profile = useLoad(() => client.company.profile(), []);
+  const secureMethods = (profile.data?.signingMethods ?? []) as TSecureSigningMethod[];
   const set = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
   const setSigner = (key: number, patch: Partial<SignerDraft>) => set({ signers: draft.signers.map((s) => (s.key === key ? { ...s, ...patch } : s)) });
   const setCc = (key: number, patch: Partial<CcDraft>) => set({ cc: draft.cc.map((c) => (c.key === key ? { ...c, ...patch } : c)) });
@@ -220,6 +227,28 @@ export function CreatePage() {
                   </label>
                 ))}
               </fieldset>
+              {secureMethods.length > 0 ? (
+                <fieldset class="methods">
+                  <legend>{t.create.secureMethods}</legend>
+                  {secureMethods.map((m) => {
+                    const ticked = s.secure ?? secureMethods;
+                    return (
+                      <label key={m} class="check">
+                        <input
+                          type="checkbox"
+                          name={`signer-${i}-secure`}
+                          value={m}
+                          checked={ticked.includes(m)}
+                          onChange={(e) =>
+                            setSigner(s.key, { secure: (e.target as HTMLInputElement).checked ? [...ticked, m] : ticked.filter((x) => x !== m) })
+                          }
+                        />
+                        <code>{m}</code>
+                      </label>
+                    );
+                  })}
+                </fieldset>
+              ) : null}
               {draft.signers.length > 1 ? (
                 <button type="button" class="secondary" onClick={() => set({ signers: draft.signers.filter((x) => x.key !== s.key) })}>
                   {t.create.removeSigner(s.name || String(i + 1))}

@@ -4,7 +4,8 @@ import { client } from "../api";
 import { formatDate, useI18n } from "../i18n";
 import { href, navigate } from "../router";
 import { useStored } from "../stored";
-import { ActionButton, ErrorNotice, Field, Loading, Notice, useLoad } from "../ui";
+import { ActionButton, ErrorNotice, Field, Loading, Notice, Refusal, useLoad } from "../ui";
+import { DeliverySettings, RecoverWindow, SecretRotation } from "./webhook-controls";
 
 type EventName = (typeof EVENT_TYPES)[number];
 // The test event is sent on request to any subscription; nobody subscribes to it.
@@ -12,7 +13,7 @@ const EVENT_NAMES = EVENT_TYPES.filter((e) => e !== "webhook.subscription.test")
 
 function AdminOnly() {
   const { t } = useI18n();
-  return <Notice kind="error">{t.company.adminOnly}</Notice>;
+  return <Refusal message={t.webhooks.adminOnly} />;
 }
 
 /** Endpoint and event types: the create form and the edit form are the same fields. */
@@ -114,9 +115,10 @@ export function WebhooksPage({ admin }: { admin: boolean }) {
   );
 }
 
-function Deliveries({ subscription }: { subscription: Subscription }) {
+/** The delivery log; `round` changes when something else (a finished recover) has added to it. */
+function Deliveries({ subscription, round }: { subscription: Subscription; round: number }) {
   const { t, lang } = useI18n();
-  const log = useLoad(() => client.subscriptions.deliveries(subscription.id, { limit: 50 }), [subscription.id]);
+  const log = useLoad(() => client.subscriptions.deliveries(subscription.id, { limit: 50 }), [subscription.id, round]);
   const [note, setNote] = useState("");
   return (
     <>
@@ -182,6 +184,7 @@ export function WebhookPage({ id, admin }: { id: string; admin: boolean }) {
   const [showSecret, setShowSecret] = useState(false);
   const [editing, setEditing] = useState(false);
   const [note, setNote] = useState("");
+  const [logRound, setLogRound] = useState(0);
   if (!admin) return <AdminOnly />;
   if (loaded.error) return <ErrorNotice error={loaded.error} />;
   if (!loaded.data) return <Loading />;
@@ -233,7 +236,10 @@ export function WebhookPage({ id, admin }: { id: string; admin: boolean }) {
       ) : (
         <p class="row-meta">{s.eventTypes.join(", ")}</p>
       )}
-      <Deliveries subscription={s} />
+      <SecretRotation subscription={s} onChange={loaded.reload} />
+      <DeliverySettings subscription={s} onChange={loaded.reload} />
+      <RecoverWindow subscription={s} onDone={() => setLogRound((r) => r + 1)} />
+      <Deliveries subscription={s} round={logRound} />
     </article>
   );
 }
