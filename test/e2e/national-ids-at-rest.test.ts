@@ -150,7 +150,12 @@ describe("national ids (CPR, social security number) at rest", () => {
     // The same number sent back (the SDKs PUT what they hold) is no change.
     const same = await api("PUT", `casefiles/${caseFileId}/signers/${alice!.id}`, { socialSecurityNumberPlain: SSN_CHANGED });
     expect(same.status).toBe(200);
-    const added = await api("POST", `casefiles/${caseFileId}/signers`, { name: "Dora Dahl", role: "Employee", socialSecurityNumberPlain: ADDED_SSN, ssnType: "dk:cpr" });
+    const added = await api("POST", `casefiles/${caseFileId}/signers`, {
+      name: "Dora Dahl",
+      role: "Employee",
+      socialSecurityNumberPlain: ADDED_SSN,
+      ssnType: "dk:cpr",
+    });
     expect([added.status, added.status === 201 ? "" : await added.text()]).toEqual([201, ""]);
 
     const rows = await rawSignerRows();

@@ -77,7 +77,7 @@ export const ZEnv = z.object({
    */
   ENCRYPTION_KEYS_PREVIOUS: z
     .string()
-    .regex(/^[0-9a-fA-F]{64}(\s*,\s*[0-9a-fA-F]{64})*$/, "must be 64-hex-character keys separated by commas")
+    .regex(/^\s*[0-9a-fA-F]{64}(\s*,\s*[0-9a-fA-F]{64})*\s*$/, "must be 64-hex-character keys separated by commas")
     .transform((v) => v.split(",").map((k) => k.trim().toLowerCase()))
     .default([]),
 

@@ -7,7 +7,21 @@ export type { Db, Tx, SqlPool, SqlClient } from "./create-prisma";
 export { applyMigrations, listMigrations } from "./migrate";
 export { ensureDatabase, dropDatabase, withDatabase } from "./database-admin";
 export { reencryptSecrets, type ReencryptCounts, type ReencryptOptions } from "./reencrypt-secrets";
-export { encryptSecret, decryptSecret, isEncrypted, isEncryptedWith, keyId, openStoredId, type Keyring, sha256Hex, trackingId, parseTrackingId, newSigningToken, hashSigningToken, signingLinkUrl } from "./secrets";
+export {
+  encryptSecret,
+  decryptSecret,
+  isEncrypted,
+  isEncryptedWith,
+  keyId,
+  openStoredId,
+  type Keyring,
+  sha256Hex,
+  trackingId,
+  parseTrackingId,
+  newSigningToken,
+  hashSigningToken,
+  signingLinkUrl,
+} from "./secrets";
 export {
   emitEvent,
   emitEvents,

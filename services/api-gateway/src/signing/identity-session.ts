@@ -137,11 +137,7 @@ const normalizeId = (v: string) => v.replace(/[\s-]/g, "").toLowerCase();
  * vouch for the same one. Without one on file, the login itself is the check. Returns whether the
  * national id was compared (and matched): only then is it worth keeping with the signature.
  */
-export function checkAccessControl(
-  signer: Pick<Signer, "accessControl" | "socialSecurityNumberEnc" | "cprEnc">,
-  login: IdentityLogin,
-  keys: Keyring,
-): boolean {
+export function checkAccessControl(signer: Pick<Signer, "accessControl" | "socialSecurityNumberEnc" | "cprEnc">, login: IdentityLogin, keys: Keyring): boolean {
   if (!signer.accessControl) return false;
   // The ids on file are stored encrypted (issue 26): opened here, the one reader that compares them.
   const known = [signer.socialSecurityNumberEnc, signer.cprEnc]
