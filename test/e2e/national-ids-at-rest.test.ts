@@ -1,8 +1,8 @@
-import { Redis } from "ioredis";
 import { decryptSecret, keyId } from "@esign/db";
 import { TEST_ENCRYPTION_KEY, closeTestDb, getToken, newCustomer, postCreate, testDb, waitForJob } from "../support/api";
 import { makePdf } from "../support/pdf";
 import { validCaseFile } from "../support/payloads";
+import { redisValues } from "../support/redis-values";
 import type { ServiceProcess } from "../support/services";
 import { startSystem, type System } from "../support/system";
 
@@ -58,50 +58,24 @@ const api = (method: string, path: string, body?: unknown) =>
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 
-/** Every stored value under a Redis prefix, keys included. */
-async function redisValues(prefix: string): Promise<string[]> {
-  const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
-  const values: string[] = [];
-  try {
-    let cursor = "0";
-    do {
-      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 500);
-      cursor = next;
-      for (const key of keys) {
-        values.push(key);
-        const type = await redis.type(key);
-        if (type === "string") values.push((await redis.get(key)) ?? "");
-        else if (type === "hash") values.push(...Object.values(await redis.hgetall(key)));
-        else if (type === "list") values.push(...(await redis.lrange(key, 0, -1)));
-        else if (type === "set") values.push(...(await redis.smembers(key)));
-        else if (type === "zset") values.push(...(await redis.zrange(key, 0, -1)));
-        else if (type === "stream") values.push(JSON.stringify(await redis.xrange(key, "-", "+")));
-      }
-    } while (cursor !== "0");
-  } finally {
-    redis.disconnect();
-  }
-  return values;
-}
-
 const withClear = (texts: string[]) => texts.filter((t) => CLEAR.some((id) => t.includes(id)));
 
 /** The Signer rows of the case file as PostgreSQL holds them (every column, as text). */
 async function rawSignerRows(): Promise<{ text: string; cprEnc: string | null; socialSecurityNumberEnc: string | null; name: string }[]> {
-  const rows = await testDb().$queryRawUnsafe<{ text: string; cprEnc: string | null; socialSecurityNumberEnc: string | null; name: string }[]>(
+  return testDb().$queryRawUnsafe(
     `SELECT row_to_json(s)::text AS text, s."cprEnc", s."socialSecurityNumberEnc", s.name FROM "Signer" s WHERE s."caseFileId" = $1 ORDER BY s.id`,
     caseFileId,
   );
-  return rows;
 }
 
 beforeAll(async () => {
   // The gateway alone first: the create's job stays queued in Redis for the first test to read.
   system = await startSystem([], {}, { JOB_POLL_LIMIT_PER_MINUTE: "0" });
   token = await getToken(system.gateway.url, await newCustomer({ eboksEnabled: true, secureSigningMethods: ["mitid.dk"] }));
+  const [contract, appendix] = await Promise.all([makePdf("Contract"), makePdf("Appendix")]);
   pdfs = [
-    { name: "contract.pdf", content: await makePdf("Contract") },
-    { name: "appendix.pdf", content: await makePdf("Appendix") },
+    { name: "contract.pdf", content: contract },
+    { name: "appendix.pdf", content: appendix },
   ];
 });
 
@@ -116,7 +90,7 @@ describe("national ids (CPR, social security number) at rest", () => {
     expect(created.status).toBe(200);
     jobId = created.body.jobs[0]!.uuid;
 
-    const queued = await redisValues(process.env.QUEUE_PREFIX!);
+    const queued = await redisValues(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", process.env.QUEUE_PREFIX!);
     expect(queued.some((v) => v.includes(jobId))).toBe(true); // the scan sees the queued job
     expect(withClear(queued)).toEqual([]);
 

@@ -52,6 +52,24 @@ export async function reencryptSecrets(db: Db, keys: readonly string[], options:
     take: BATCH,
   });
 
+  /** Rewrites a row's columns that need it (`clear`: those that may still hold a national id in clear). */
+  const rewrite = async <R extends object>(
+    table: string,
+    row: R,
+    columns: readonly (keyof R & string)[],
+    clear: readonly string[],
+    update: (data: Record<string, string>) => Promise<unknown>,
+  ) => {
+    const changed: Record<string, string> = {};
+    for (const column of columns) {
+      const value = rewrap((row[column] as string | null) ?? null, clear.includes(column));
+      if (value !== null) changed[column] = value;
+    }
+    if (Object.keys(changed).length === 0) return;
+    await update(changed);
+    for (const column of Object.keys(changed)) count(`${table}.${column}`);
+  };
+
   // Signers: the CPR and social security numbers (issue 26) and the national id the eID returned.
   const clearIds: Prisma.SignerWhereInput = options.onlyClearIds
     ? {
@@ -63,50 +81,28 @@ export async function reencryptSecrets(db: Db, keys: readonly string[], options:
   await eachRow(
     (after: number | undefined) =>
       db.signer.findMany({ ...page(after, clearIds), select: { id: true, cprEnc: true, socialSecurityNumberEnc: true, identityNationalIdEnc: true } }),
-    async (s) => {
-      const data = {
-        cprEnc: rewrap(s.cprEnc, true),
-        socialSecurityNumberEnc: rewrap(s.socialSecurityNumberEnc, true),
-        identityNationalIdEnc: rewrap(s.identityNationalIdEnc, false),
-      };
-      const changed = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== null));
-      if (Object.keys(changed).length === 0) return;
-      await db.signer.update({ where: { id: s.id }, data: changed });
-      for (const column of Object.keys(changed)) count(`Signer.${column}`);
-    },
+    (s) =>
+      rewrite("Signer", s, ["cprEnc", "socialSecurityNumberEnc", "identityNationalIdEnc"], ["cprEnc", "socialSecurityNumberEnc"], (data) =>
+        db.signer.update({ where: { id: s.id }, data }),
+      ),
   );
   if (options.onlyClearIds) return counts;
 
   await eachRow(
     (after: number | undefined) => db.signingLink.findMany({ ...page(after, {}), select: { id: true, tokenEnc: true } }),
-    async (r) => {
-      const tokenEnc = rewrap(r.tokenEnc, false);
-      if (tokenEnc) await db.signingLink.update({ where: { id: r.id }, data: { tokenEnc } }).then(() => count("SigningLink.tokenEnc"));
-    },
+    (r) => rewrite("SigningLink", r, ["tokenEnc"], [], (data) => db.signingLink.update({ where: { id: r.id }, data })),
   );
   await eachRow(
     (after: number | undefined) => db.apiClient.findMany({ ...page(after, {}), select: { id: true, apiSecretEnc: true } }),
-    async (r) => {
-      const apiSecretEnc = rewrap(r.apiSecretEnc, false);
-      if (apiSecretEnc) await db.apiClient.update({ where: { id: r.id }, data: { apiSecretEnc } }).then(() => count("ApiClient.apiSecretEnc"));
-    },
+    (r) => rewrite("ApiClient", r, ["apiSecretEnc"], [], (data) => db.apiClient.update({ where: { id: r.id }, data })),
   );
   await eachRow(
     (after: number | undefined) => db.userInvitation.findMany({ ...page(after, {}), select: { id: true, tokenEnc: true } }),
-    async (r) => {
-      const tokenEnc = rewrap(r.tokenEnc, false);
-      if (tokenEnc) await db.userInvitation.update({ where: { id: r.id }, data: { tokenEnc } }).then(() => count("UserInvitation.tokenEnc"));
-    },
+    (r) => rewrite("UserInvitation", r, ["tokenEnc"], [], (data) => db.userInvitation.update({ where: { id: r.id }, data })),
   );
   await eachRow(
     (after: string | undefined) => db.webhookSubscription.findMany({ ...page(after, {}), select: { id: true, secretEnc: true, previousSecretEnc: true } }),
-    async (r) => {
-      const data = { secretEnc: rewrap(r.secretEnc, false), previousSecretEnc: rewrap(r.previousSecretEnc, false) };
-      const changed = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== null));
-      if (Object.keys(changed).length === 0) return;
-      await db.webhookSubscription.update({ where: { id: r.id }, data: changed });
-      for (const column of Object.keys(changed)) count(`WebhookSubscription.${column}`);
-    },
+    (r) => rewrite("WebhookSubscription", r, ["secretEnc", "previousSecretEnc"], [], (data) => db.webhookSubscription.update({ where: { id: r.id }, data })),
   );
   // Creation jobs (kept 14 days): the payload's national ids, and the signing links of the result.
   await eachRow(
