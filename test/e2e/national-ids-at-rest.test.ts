@@ -153,6 +153,10 @@ describe("national ids (CPR, social security number) at rest", () => {
       expect([path, res.status]).toEqual([path, 200]);
       answers.push(await res.text());
     }
+    // The send API's case file (X-Auth-Token) too.
+    const sendApi = await fetch(`${system.gateway.url}/send/api/v1/casefiles/${caseFileId}`, { headers: { "X-Auth-Token": token } });
+    expect(sendApi.status).toBe(200);
+    answers.push(await sendApi.text());
     // The signer is there, its ssnType too (Penneo's SDKs read socialSecurityNumberPlain as absent: null).
     expect(answers[0]).toContain("Alice Andersen");
     expect(answers[0]).toContain('"ssnType":"dk:cpr"');
