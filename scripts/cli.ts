@@ -8,6 +8,7 @@
 //   pnpm cli clients create --user-id N
 //   pnpm cli credentials list --customer-id N | rotate --id N | revoke --id N   (revocation reaches tokens within seconds)
 //   pnpm cli webhooks listen --events all [--forward-to URL]   (development: see scripts/cli-listen.ts)
+//   pnpm cli secrets reencrypt                                (every encrypted value under ENCRYPTION_KEY; docs/operating.md)
 //   pnpm cli verify FILE                                      (a PDF: sealed by this platform? changed since?)
 import { parseArgs } from "node:util";
 import { z } from "zod";
@@ -25,7 +26,7 @@ import {
   setOperator,
 } from "@esign/accounts";
 import { loadConfig } from "@esign/config";
-import { createPrisma } from "@esign/db";
+import { createPrisma, keyId, reencryptSecrets } from "@esign/db";
 import { ZLanguage, ZSecureSigningMethod } from "@esign/schema";
 import { verifyFile } from "./cli-verify";
 
@@ -64,10 +65,21 @@ const USAGE = `usage:
   pnpm cli credentials rotate --id ID       (new secrets, printed once; tokens issued before stop working)
   pnpm cli credentials revoke --id ID       (the credential and every token issued for it)
   pnpm cli webhooks listen --events all [--forward-to URL] [--base-url URL --client-id ID --client-secret S]
+  pnpm cli secrets reencrypt                (everything encrypted, and national ids still clear, under ENCRYPTION_KEY)
   pnpm cli verify FILE`;
 
 async function main(argv: string[]): Promise<unknown> {
   const [noun, verb, ...rest] = argv;
+  if (noun === "secrets") {
+    if (verb !== "reencrypt" || rest.length > 0) throw new Error("usage: pnpm cli secrets reencrypt");
+    const config = loadConfig();
+    const db = createPrisma(config.DATABASE_URL, 2);
+    try {
+      return { reencrypted: await reencryptSecrets(db, config.ENCRYPTION_KEYRING), keyId: keyId(config.ENCRYPTION_KEY) };
+    } finally {
+      await db.$disconnect();
+    }
+  }
   if (noun === "verify") {
     if (!verb || rest.length > 0) throw new Error("usage: pnpm cli verify FILE");
     const db = createPrisma(loadConfig().DATABASE_URL, 2);

@@ -1,16 +1,17 @@
 import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { closeTestDb, testDb } from "../support/api";
+import { keyId } from "@esign/db";
+import { closeTestDb, TEST_ENCRYPTION_KEY, testDb } from "../support/api";
 import { REPO_ROOT, type ServiceProcess } from "../support/services";
 import { startSystem, type System } from "../support/system";
 
 /** The admin CLI as platform teams run it: `pnpm -s cli ...` in the repository, against the run's database. */
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       "pnpm",
       ["-s", "cli", ...args],
-      { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL ?? "" }, timeout: 60_000 },
+      { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL ?? "", ...env }, timeout: 60_000 },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
         resolve({ code, stdout, stderr });
@@ -110,9 +111,27 @@ describe("pnpm cli customers create", () => {
   });
 });
 
+/** The api_keys grant's body for the printed credentials (the digest over a fresh nonce). */
+function apiKeysGrant(): Record<string, unknown> {
+  const rawNonce = randomBytes(16);
+  const createdAt = new Date().toISOString();
+  const digest = createHash("sha1")
+    .update(Buffer.concat([rawNonce, Buffer.from(createdAt), Buffer.from(printed.apiSecret)]))
+    .digest("base64");
+  return {
+    grant_type: "api_keys",
+    client_id: printed.clientId,
+    client_secret: printed.clientSecret,
+    key: printed.apiKey,
+    created_at: createdAt,
+    nonce: rawNonce.toString("base64"),
+    digest,
+  };
+}
+
 describe("the printed credentials against a running gateway", () => {
-  const token = async (body: Record<string, unknown>) => {
-    const res = await fetch(`${gateway.url}/oauth/token`, {
+  const token = async (body: Record<string, unknown>, url = gateway.url) => {
+    const res = await fetch(`${url}/oauth/token`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
@@ -134,21 +153,36 @@ describe("the printed credentials against a running gateway", () => {
   });
 
   it("obtain a token with the api_keys grant", async () => {
-    const rawNonce = randomBytes(16);
-    const createdAt = new Date().toISOString();
-    const digest = createHash("sha1")
-      .update(Buffer.concat([rawNonce, Buffer.from(createdAt), Buffer.from(printed.apiSecret)]))
-      .digest("base64");
-    const res = await token({
-      grant_type: "api_keys",
-      client_id: printed.clientId,
-      client_secret: printed.clientSecret,
-      key: printed.apiKey,
-      created_at: createdAt,
-      nonce: rawNonce.toString("base64"),
-      digest,
-    });
+    const res = await token(apiKeysGrant());
     expect(res.status).toBe(200);
     expect(claims(res.body.access_token)).toMatchObject({ sub: String(printed.userId), cid: printed.customerId });
+  });
+
+  it("pnpm cli secrets reencrypt: after a rotation of ENCRYPTION_KEY the old key can go (docs/operating.md)", async () => {
+    const oldKey = TEST_ENCRYPTION_KEY;
+    const newKey = randomBytes(32).toString("hex");
+    // Step 2 and 3 of the rotation: the new key, the old one still read; everything rewritten.
+    const rotated = await cli(["secrets", "reencrypt"], { ENCRYPTION_KEY: newKey, ENCRYPTION_KEYS_PREVIOUS: oldKey });
+    expect([rotated.code, rotated.stderr]).toEqual([0, ""]);
+    const out = JSON.parse(rotated.stdout) as { reencrypted: Record<string, number>; keyId: string };
+    expect(out.keyId).toBe(keyId(newKey));
+    expect(out.reencrypted["ApiClient.apiSecretEnc"]).toBeGreaterThanOrEqual(1);
+    const client = await testDb().apiClient.findFirstOrThrow({ where: { clientId: printed.clientId } });
+    expect(client.apiSecretEnc.startsWith(`v2.${keyId(newKey)}.`)).toBe(true);
+    // Step 4: a gateway with the new key alone still reads the API secret (the api_keys grant needs it).
+    const rotatedGateway = await system.start("api-gateway", { ENCRYPTION_KEY: newKey });
+    try {
+      const res = await token(apiKeysGrant(), rotatedGateway.url);
+      expect(res.status).toBe(200);
+      // A second run finds nothing left to rewrite.
+      const again = await cli(["secrets", "reencrypt"], { ENCRYPTION_KEY: newKey });
+      expect(JSON.parse(again.stdout)).toEqual({ reencrypted: {}, keyId: keyId(newKey) });
+    } finally {
+      await rotatedGateway.stop();
+      // Back to the run's key: later files of this shard share the database.
+      const back = await cli(["secrets", "reencrypt"], { ENCRYPTION_KEY: oldKey, ENCRYPTION_KEYS_PREVIOUS: newKey });
+      expect(back.code).toBe(0);
+    }
+    expect((await token(apiKeysGrant())).status).toBe(200);
   });
 });

@@ -202,6 +202,11 @@ describe("secure signing through the identity-provider simulator", () => {
   it("accessControl: the identity provider must vouch for the national id on file", async () => {
     const cf = await create(payload([mitidSigner({ accessControl: true, socialSecurityNumberPlain: "0101901234" })]));
     const link = Object.values(cf.links)[0]!;
+    // The number on file is stored encrypted (issue 26): the comparison below opens it.
+    const onFile = (await signerRow(link.signerId)).socialSecurityNumberEnc!;
+    expect(onFile).toMatch(/^v2\./);
+    expect(onFile).not.toContain("0101901234");
+    expect(decryptSecret(onFile, TEST_ENCRYPTION_KEY)).toBe("0101901234");
     const wrong = await secureLogin(`${link.url}/secure/mitid.dk/start`, "identify", "approve", "0202905678");
     const refused = await getAs(wrong.callback, "application/json", { cookie: wrong.cookie });
     expect(refused.status).toBe(403);

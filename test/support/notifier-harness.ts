@@ -177,7 +177,7 @@ export async function createCaseFile(spec: CaseFileSpec, tag = newTag()): Promis
         name,
         email,
         channel: s.channel ?? "email",
-        cpr: s.cpr ?? null,
+        cprEnc: s.cpr ? encryptSecret(s.cpr, TEST_ENCRYPTION_KEY) : null,
         cvr: s.cvr ?? null,
         role: s.role ?? "Signer",
         language: s.language ?? null,

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
-import { decryptSecret, sha256Hex, type Db } from "@esign/db";
+import { decryptSecret, sha256Hex, type Keyring, type Db } from "@esign/db";
 
 export interface AuthenticatedClient {
   clientId: string;
@@ -28,7 +28,7 @@ export interface ApiKeyClient extends AuthenticatedClient {
 }
 
 /** WSSE: the client of an API key (the WSSE Username), with its plain API secret. */
-export async function resolveApiKey(db: Db, apiKey: string, encryptionKey: string): Promise<ApiKeyClient | null> {
+export async function resolveApiKey(db: Db, apiKey: string, encryptionKey: Keyring): Promise<ApiKeyClient | null> {
   const client = await db.apiClient.findUnique({ where: { apiKey } });
   if (!client || client.revokedAt) return null;
   return {
@@ -41,7 +41,7 @@ export async function resolveApiKey(db: Db, apiKey: string, encryptionKey: strin
 }
 
 /** api_keys: returns the client and its plain API secret so the caller can recompute the digest. */
-export async function resolveApiKeyClient(db: Db, clientId: string, apiKey: string, encryptionKey: string): Promise<ApiKeyClient | null> {
+export async function resolveApiKeyClient(db: Db, clientId: string, apiKey: string, encryptionKey: Keyring): Promise<ApiKeyClient | null> {
   const client = await resolveApiKey(db, apiKey, encryptionKey);
   return client && client.clientId === clientId ? client : null;
 }

@@ -71,6 +71,15 @@ export const ZEnv = z.object({
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes)")
     .optional(),
+  /**
+   * Keys ENCRYPTION_KEY replaced, comma-separated: still read (never written) until
+   * `pnpm cli secrets reencrypt` has moved every stored value to ENCRYPTION_KEY.
+   */
+  ENCRYPTION_KEYS_PREVIOUS: z
+    .string()
+    .regex(/^\s*[0-9a-fA-F]{64}(\s*,\s*[0-9a-fA-F]{64})*\s*$/, "must be 64-hex-character keys separated by commas")
+    .transform((v) => v.split(",").map((k) => k.trim().toLowerCase()))
+    .default([]),
 
   /**
    * Where documents live: `local`, the folder STORAGE_DIR (every replica must see the same one), or
@@ -308,6 +317,8 @@ function deriveConfig(env: z.infer<typeof ZEnv>) {
     production,
     JWT_SECRET: env.JWT_SECRET ?? DEV_JWT_SECRET,
     ENCRYPTION_KEY: env.ENCRYPTION_KEY ?? DEV_ENCRYPTION_KEY,
+    /** What may decrypt: ENCRYPTION_KEY (what encrypts) first, then ENCRYPTION_KEYS_PREVIOUS. */
+    ENCRYPTION_KEYRING: [env.ENCRYPTION_KEY ?? DEV_ENCRYPTION_KEY, ...env.ENCRYPTION_KEYS_PREVIOUS] as readonly string[],
     PUBLIC_BASE_URL: (env.PUBLIC_BASE_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/$/, ""),
     LOG_FORMAT: env.LOG_FORMAT ?? (production ? "json" : "pretty"),
     STORAGE_DIR: fromRoot(env.STORAGE_DIR),

@@ -180,3 +180,20 @@ describe("webhook endpoints in private networks", () => {
     ]);
   });
 });
+
+describe("ENCRYPTION_KEYS_PREVIOUS (key rotation)", () => {
+  const previous = ["a".repeat(8) + randomBytes(28).toString("hex"), randomBytes(32).toString("hex")];
+
+  it("decrypts with ENCRYPTION_KEY first, then the keys it replaced; encrypts with ENCRYPTION_KEY only", () => {
+    const config = loadConfig({ ...production, ENCRYPTION_KEYS_PREVIOUS: ` ${previous[0]!.toUpperCase()} ,${previous[1]}` });
+    expect(config.ENCRYPTION_KEYRING).toEqual([production.ENCRYPTION_KEY, previous[0], previous[1]]);
+    expect(loadConfig(production).ENCRYPTION_KEYRING).toEqual([production.ENCRYPTION_KEY]);
+  });
+
+  it("refuses anything but 64-hex-character keys", () => {
+    expect(problemsOf({ ...production, ENCRYPTION_KEYS_PREVIOUS: "abc" })).toEqual([
+      "ENCRYPTION_KEYS_PREVIOUS: must be 64-hex-character keys separated by commas",
+    ]);
+    expect(problemsOf({ ...production, ENCRYPTION_KEYS_PREVIOUS: `${previous[0]},` })).toHaveLength(1);
+  });
+});

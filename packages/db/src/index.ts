@@ -6,7 +6,22 @@ export type { SqlTransactionOptions } from "./sql-transaction";
 export type { Db, Tx, SqlPool, SqlClient } from "./create-prisma";
 export { applyMigrations, listMigrations } from "./migrate";
 export { ensureDatabase, dropDatabase, withDatabase } from "./database-admin";
-export { encryptSecret, decryptSecret, sha256Hex, trackingId, parseTrackingId, newSigningToken, hashSigningToken, signingLinkUrl } from "./secrets";
+export { reencryptSecrets, type ReencryptCounts, type ReencryptOptions } from "./reencrypt-secrets";
+export {
+  encryptSecret,
+  decryptSecret,
+  isEncrypted,
+  isEncryptedWith,
+  keyId,
+  openStoredId,
+  type Keyring,
+  sha256Hex,
+  trackingId,
+  parseTrackingId,
+  newSigningToken,
+  hashSigningToken,
+  signingLinkUrl,
+} from "./secrets";
 export {
   emitEvent,
   emitEvents,

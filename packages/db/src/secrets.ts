@@ -4,21 +4,80 @@ export function sha256Hex(value: string | Buffer): string {
   return createHash("sha256").update(value).digest("hex");
 }
 
-// AES-256-GCM with a random IV; the stored form is `v1.<iv>.<tag>.<ciphertext>` in base64url so the
-// key can be rotated later by adding a version.
-export function encryptSecret(plain: string, keyHex: string): string {
+/**
+ * The keys that may read what was encrypted: the current ENCRYPTION_KEY first (every new value is
+ * encrypted with it), then the keys it replaced (ENCRYPTION_KEYS_PREVIOUS), kept only until
+ * `pnpm cli secrets reencrypt` has moved every stored value to the current key (docs/operating.md).
+ * A single key (a string) is a keyring of one.
+ */
+export type Keyring = string | readonly string[];
+
+const keysOf = (keys: Keyring): readonly string[] => (typeof keys === "string" ? [keys] : keys);
+
+/** A key's public id: 8 hex characters of a hash of it, naming the key in a stored value without revealing it. */
+export function keyId(keyHex: string): string {
+  return createHash("sha256").update("esign-key-id:").update(keyHex.toLowerCase()).digest("hex").slice(0, 8);
+}
+
+// AES-256-GCM (authenticated: a changed value fails to decrypt) with a random IV. The stored form is
+// `v2.<key id>.<iv>.<tag>.<ciphertext>` (base64url parts), so a reader picks the key that wrote it and
+// rotation can tell what still needs re-encrypting; `v1.<iv>.<tag>.<ciphertext>` (no key id) is the
+// older form, still read by trying each key of the keyring.
+export function encryptSecret(plain: string, keys: Keyring): string {
+  const keyHex = keysOf(keys)[0];
+  if (!keyHex) throw new Error("no encryption key");
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", Buffer.from(keyHex, "hex"), iv);
   const data = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
-  return ["v1", iv, cipher.getAuthTag(), data].map((p) => (typeof p === "string" ? p : p.toString("base64url"))).join(".");
+  return ["v2", keyId(keyHex), ...[iv, cipher.getAuthTag(), data].map((p) => p.toString("base64url"))].join(".");
 }
 
-export function decryptSecret(stored: string, keyHex: string): string {
-  const [version, iv, tag, data] = stored.split(".");
-  if (version !== "v1" || !iv || !tag || data === undefined) throw new Error("unreadable encrypted secret");
+function openWith(keyHex: string, iv: string, tag: string, data: string): string {
   const decipher = createDecipheriv("aes-256-gcm", Buffer.from(keyHex, "hex"), Buffer.from(iv, "base64url"));
   decipher.setAuthTag(Buffer.from(tag, "base64url"));
   return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
+}
+
+export function decryptSecret(stored: string, keys: Keyring): string {
+  const parts = stored.split(".");
+  if (parts[0] === "v2" && parts.length === 5) {
+    const [, kid, iv = "", tag = "", data = ""] = parts;
+    const keyHex = keysOf(keys).find((k) => keyId(k) === kid);
+    if (!keyHex) throw new Error(`encrypted with key ${kid}, which is neither ENCRYPTION_KEY nor in ENCRYPTION_KEYS_PREVIOUS`);
+    return openWith(keyHex, iv, tag, data);
+  }
+  if (parts[0] === "v1" && parts.length === 4) {
+    const [, iv = "", tag = "", data = ""] = parts;
+    for (const keyHex of keysOf(keys)) {
+      try {
+        return openWith(keyHex, iv, tag, data);
+      } catch {
+        // GCM's tag check: not this key, try the next one.
+      }
+    }
+    throw new Error("encrypted with a key that is neither ENCRYPTION_KEY nor in ENCRYPTION_KEYS_PREVIOUS");
+  }
+  throw new Error("unreadable encrypted secret");
+}
+
+/** Whether a stored value is in one of encryptSecret's forms (a clear value never is). */
+export function isEncrypted(stored: string): boolean {
+  return /^v1(\.[A-Za-z0-9_-]*){3}$/.test(stored) || /^v2\.[0-9a-f]{8}(\.[A-Za-z0-9_-]*){3}$/.test(stored);
+}
+
+/**
+ * A national id column (Signer.cprEnc, socialSecurityNumberEnc) in clear, for the readers that need
+ * it. A value stored before those columns were encrypted, not yet reached by the migrate step, is
+ * still clear: it is read as it is.
+ */
+export function openStoredId(stored: string | null, keys: Keyring): string | null {
+  if (stored === null) return null;
+  return isEncrypted(stored) ? decryptSecret(stored, keys) : stored;
+}
+
+/** Whether a stored value was encrypted with this key (else it is clear, older, or under a previous key). */
+export function isEncryptedWith(stored: string, keyHex: string): boolean {
+  return stored.startsWith(`v2.${keyId(keyHex)}.`) && isEncrypted(stored);
 }
 
 /**

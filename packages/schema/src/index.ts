@@ -11,4 +11,5 @@ export * from "./log-catalog";
 export * from "./audit";
 export * from "./account-rules";
 export * from "./signer-record";
+export * from "./stored-payload";
 export * from "./signer-edits";

@@ -28,15 +28,23 @@ export function signerNotification(s: Partial<Pick<TSigner, SignerNotificationKe
   return Object.fromEntries(SIGNER_NOTIFICATION_KEYS.map((k) => [k, s[k] ?? null])) as SignerNotification;
 }
 
-/** The stored columns of a signer of the create payload (ids, status and times are the writer's). */
-export function signerRecord(s: TSigner, account: AccountSettings) {
+/** Encrypts a national id for its column (@esign/db encryptSecret with ENCRYPTION_KEY): the writer's. */
+export type EncryptNationalId = (plain: string) => string;
+
+const encrypted = (value: string | null | undefined, encrypt: EncryptNationalId): string | null => (value ? encrypt(value) : null);
+
+/**
+ * The stored columns of a signer of the create payload (ids, status and times are the writer's).
+ * The CPR and social security numbers are national ids: stored encrypted (issue 26).
+ */
+export function signerRecord(s: TSigner, account: AccountSettings, encrypt: EncryptNationalId) {
   return {
     name: s.name,
     email: s.email ?? null,
     channel: s.channel,
-    cpr: s.cpr ?? null,
+    cprEnc: encrypted(s.cpr, encrypt),
     cvr: s.cvr ?? null,
-    socialSecurityNumber: s.socialSecurityNumberPlain ?? null,
+    socialSecurityNumberEnc: encrypted(s.socialSecurityNumberPlain, encrypt),
     vatin: s.vatin ?? null,
     role: s.role,
     onBehalfOf: s.onBehalfOf ?? null,

@@ -8,7 +8,7 @@ const signer = (over: Partial<ReadinessSigner> = {}): ReadinessSigner => ({
   status: SIGNER_STATUS.new,
   channel: "email",
   email: "ann@example.com",
-  cpr: null,
+  cprEnc: null,
   cvr: null,
   role: "Signer",
   secureSigningMethods: [],

@@ -198,13 +198,15 @@ describe("persistCaseFile", () => {
     // First round, but its access starts later: stays new (its activate-signer job moves it).
     expect(bob).toMatchObject({
       channel: "eboks",
-      cpr: "0101901234",
       secureSigningMethods: ["mitid.dk"],
       activeAt: new Date("2030-01-05T00:00:00Z"),
       status: 0,
       activatedAt: null,
     });
     expect(bob!.notification).toMatchObject({ emailSubject: null, reminderInterval: null });
+    // The CPR number is a national id: stored encrypted (issue 26).
+    expect(bob!.cprEnc).not.toContain("0101901234");
+    expect(decryptSecret(bob!.cprEnc!, TEST_ENCRYPTION_KEY)).toBe("0101901234");
     expect(carl).toMatchObject({
       cvr: "12345678",
       vatin: "DK12345678",

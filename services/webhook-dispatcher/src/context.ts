@@ -6,7 +6,7 @@ import type { WebhookSender } from "./domain/send-webhook";
 import type { Throttle } from "./domain/throttle";
 
 export interface DispatcherContext {
-  config: Pick<AppConfig, "ENCRYPTION_KEY" | "WEBHOOK_LADDER_SCALE" | "WEBHOOK_RECOVER_BATCH_SIZE" | "WEBHOOK_RECOVER_BATCH_PAUSE_MS">;
+  config: Pick<AppConfig, "ENCRYPTION_KEY" | "ENCRYPTION_KEYRING" | "WEBHOOK_LADDER_SCALE" | "WEBHOOK_RECOVER_BATCH_SIZE" | "WEBHOOK_RECOVER_BATCH_PAUSE_MS">;
   logger: Logger;
   db: Db;
   /** Enqueues from job handlers; waits through a Redis outage rather than failing the job. */

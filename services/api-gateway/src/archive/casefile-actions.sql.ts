@@ -20,7 +20,7 @@ export const signersForSendSql = defineStatement(
     qb
       .selectFrom("Signer as s")
       .leftJoin("SigningLink as l", "l.signerId", "s.id")
-      .select(["s.id", "s.name", "s.status", "s.channel", "s.email", "s.cpr", "s.cvr", "s.role", "s.secureSigningMethods", "l.id as linkId"])
+      .select(["s.id", "s.name", "s.status", "s.channel", "s.email", "s.cprEnc", "s.cvr", "s.role", "s.secureSigningMethods", "l.id as linkId"])
       .where("s.caseFileId", "=", caseFileId)
       .orderBy("s.id"),
   { reuse: "shape" },

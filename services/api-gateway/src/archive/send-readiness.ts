@@ -19,7 +19,8 @@ export interface ReadinessSigner {
   status: number;
   channel: string;
   email: string | null;
-  cpr: string | null;
+  /** Only whether one is given is read: the number stays encrypted. */
+  cprEnc: string | null;
   cvr: string | null;
   role: string;
   secureSigningMethods: readonly string[];
@@ -88,7 +89,7 @@ export function sendProblems(
     if (s.channel === "eboks") {
       if (!account.eboksEnabled)
         problems.push({ path: `${at}.channel`, code: "eboks_disabled", message: `${who} is on e-Boks, which is disabled for this account` });
-      if (!s.cpr && !s.cvr) problems.push({ path: at, code: "eboks_identifier_required", message: `${who} has neither cpr nor cvr for e-Boks` });
+      if (!s.cprEnc && !s.cvr) problems.push({ path: at, code: "eboks_identifier_required", message: `${who} has neither cpr nor cvr for e-Boks` });
     } else if (!s.email) {
       problems.push({ path: `${at}.email`, code: "no_email", message: `${who} has no email address to send the signing request to` });
     }

@@ -40,7 +40,7 @@ export function tokenRouter(ctx: GatewayContext): Router {
   const router = Router();
 
   async function apiKeysGrant(grant: z.infer<typeof ZApiKeys>): Promise<AuthenticatedClient> {
-    const client = await resolveApiKeyClient(ctx.db, grant.client_id, grant.key, ctx.config.ENCRYPTION_KEY);
+    const client = await resolveApiKeyClient(ctx.db, grant.client_id, grant.key, ctx.config.ENCRYPTION_KEYRING);
     if (!client || !(await authenticateClient(ctx.db, grant.client_id, grant.client_secret))) {
       throw new OAuthError("invalid_client", "Invalid client credentials");
     }

@@ -46,7 +46,7 @@ export async function verifyWsse(ctx: GatewayContext, header: string): Promise<P
   if (createdMs === null || !withinSkew(createdMs, WSSE_SKEW_SECONDS)) throw refuse(`Created is missing or more than ${WSSE_SKEW_SECONDS} seconds off`);
   const raw = decodeNonce(token.nonce);
   if (!raw) throw refuse(`the Nonce must be base64 of at least ${MIN_NONCE_BYTES} bytes, at most ${MAX_NONCE_CHARS} characters`);
-  const client = await resolveApiKey(ctx.db, token.username, ctx.config.ENCRYPTION_KEY);
+  const client = await resolveApiKey(ctx.db, token.username, ctx.config.ENCRYPTION_KEYRING);
   if (!client) throw refuse("unknown API key");
   const expected = passwordDigest(raw, token.created, client.apiSecret);
   const given = Buffer.from(token.passwordDigest, "base64");

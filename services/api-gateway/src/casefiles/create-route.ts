@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { Router, type Request } from "express";
 import { AppError, type FieldIssue } from "@esign/errors";
-import { runOne, sqlPool } from "@esign/db";
-import { unstorableText, validateCreateRequest } from "@esign/schema";
+import { encryptSecret, runOne, sqlPool } from "@esign/db";
+import { sealPayloadIds, unstorableText, validateCreateRequest } from "@esign/schema";
 import { looksLikePdf } from "@esign/storage";
 import type { PdfRefusal } from "@esign/pdf-inspect";
 import type { GatewayContext } from "../context";
@@ -168,7 +168,8 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
             userId: principal.userId,
             payloadHash: hash,
             idempotencyKey: key ?? null,
-            payload: validation.value.caseFile,
+            // National ids encrypted: the job row is kept for 14 days (issue 26).
+            payload: sealPayloadIds(validation.value.caseFile, (id) => encryptSecret(id, ctx.config.ENCRYPTION_KEYRING)),
             files,
             maxRetries: ctx.config.CREATE_JOB_MAX_ATTEMPTS,
           });

@@ -1,6 +1,6 @@
 import { Router } from "express";
 import { z } from "zod";
-import { decryptSecret, type CreationJob } from "@esign/db";
+import { decryptSecret, type Keyring, type CreationJob } from "@esign/db";
 import { AppError } from "@esign/errors";
 import { ZSigningLinkItem, ZStoredJobResult } from "@esign/schema";
 import type { GatewayContext } from "../context";
@@ -11,7 +11,7 @@ import type { JobResult } from "./job-status-schemas";
 
 const notFound = () => new AppError("not_found", "Job not found");
 
-function presentResult(job: CreationJob, encryptionKey: string): JobResult | null {
+function presentResult(job: CreationJob, encryptionKey: Keyring): JobResult | null {
   if (job.status !== "completed" || job.result === null) return null;
   const stored = ZStoredJobResult.parse(job.result);
   const signingLinks = z.array(ZSigningLinkItem).parse(JSON.parse(decryptSecret(stored.signingLinksEnc, encryptionKey)));
@@ -46,7 +46,7 @@ export function jobStatusRouter(ctx: GatewayContext): Router {
       uuid: job.id,
       type: "casefile_creation",
       jobStatus: job.status,
-      result: presentResult(job, ctx.config.ENCRYPTION_KEY),
+      result: presentResult(job, ctx.config.ENCRYPTION_KEYRING),
       payloadHash: job.payloadHash,
       errorMessage: job.errorMessage,
       retries: job.retries,

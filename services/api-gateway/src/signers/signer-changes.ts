@@ -1,4 +1,4 @@
-import { encryptSecret, newSigningToken, recordLog, type Prisma, type Signer, type Tx } from "@esign/db";
+import { encryptSecret, newSigningToken, openStoredId, recordLog, type Keyring, type Prisma, type Signer, type Tx } from "@esign/db";
 import { AppError, type FieldIssue } from "@esign/errors";
 import { CASEFILE_STATUS, SIGNER_STATUS, signableDocumentsFor, signerRecord, type TSigner, type TSignerPatch } from "@esign/schema";
 import type { GatewayContext } from "../context";
@@ -48,7 +48,7 @@ export async function addSigner(ctx: GatewayContext, actor: ActingUser, caseFile
     const issues = [...ruleIssuesOfChange(current.map(ruleFormOf), null, input, documents), ...accountIssues(account, input)];
     if (issues.length > 0) throw invalid(issues);
 
-    const record = signerRecord(input, account);
+    const record = signerRecord(input, account, (id) => encryptSecret(id, ctx.config.ENCRYPTION_KEYRING));
     const signer = await tx.signer.create({ data: { ...record, caseFileId, notification: record.notification } });
     if (cf.activate && signableDocumentsFor(documents, record.role).length > 0) {
       const { token, tokenHash } = newSigningToken();
@@ -66,11 +66,13 @@ const EDITABLE_ONCE_SENT: readonly SignerField[] = ["name", "onBehalfOf"];
 
 const unix = (d: Date | null): number | null => (d ? Math.floor(d.getTime() / 1000) : null);
 
-/** The stored value of each field, in the request's words (ssnType: unset is Penneo's default, legacy). */
-function storedValue(s: Signer, field: SignerField): unknown {
+/** The stored value of each field, in the request's words (ssnType: unset is Penneo's default, legacy; national ids in clear). */
+function storedValue(s: Signer, field: SignerField, keys: Keyring): unknown {
   switch (field) {
     case "socialSecurityNumberPlain":
-      return s.socialSecurityNumber;
+      return openStoredId(s.socialSecurityNumberEnc, keys);
+    case "cpr":
+      return openStoredId(s.cprEnc, keys);
     case "ssnType":
       return s.ssnType ?? "legacy";
     case "activeAt":
@@ -85,16 +87,18 @@ function storedValue(s: Signer, field: SignerField): unknown {
 const sameValue = (field: SignerField, a: unknown, b: unknown) => (field === "ssnType" ? (a ?? "legacy") === (b ?? "legacy") : a === b);
 
 /** The fields of the request whose value differs from the stored one. */
-function changedFields(s: Signer, patch: TSignerPatch): SignerField[] {
-  return (Object.keys(patch) as SignerField[]).filter((f) => patch[f] !== undefined && !sameValue(f, patch[f], storedValue(s, f)));
+function changedFields(s: Signer, patch: TSignerPatch, keys: Keyring): SignerField[] {
+  return (Object.keys(patch) as SignerField[]).filter((f) => patch[f] !== undefined && !sameValue(f, patch[f], storedValue(s, f, keys)));
 }
 
-/** The columns of the changed fields. */
-function columnsOf(patch: TSignerPatch, fields: readonly SignerField[]): Prisma.SignerUpdateInput {
+/** The columns of the changed fields (national ids encrypted, as signerRecord stores them). */
+function columnsOf(patch: TSignerPatch, fields: readonly SignerField[], keys: Keyring): Prisma.SignerUpdateInput {
   const data: Record<string, unknown> = {};
+  const encrypted = (v: unknown) => (typeof v === "string" && v !== "" ? encryptSecret(v, keys) : null);
   for (const f of fields) {
     const v = patch[f];
-    if (f === "socialSecurityNumberPlain") data.socialSecurityNumber = v;
+    if (f === "socialSecurityNumberPlain") data.socialSecurityNumberEnc = encrypted(v);
+    else if (f === "cpr") data.cprEnc = encrypted(v);
     else if (f === "activeAt" || f === "expireAt") data[f] = typeof v === "number" ? new Date(v * 1000) : null;
     else data[f] = v;
   }
@@ -135,7 +139,7 @@ export async function updateSigner(ctx: GatewayContext, actor: ActingUser, caseF
     const { signers, documents, account } = await contextOf(tx, actor.customerId, caseFileId);
     const signer = signers.find((s) => s.id === signerId);
     if (!signer) throw signerNotFound();
-    const fields = changedFields(signer, patch);
+    const fields = changedFields(signer, patch, ctx.config.ENCRYPTION_KEYRING);
     if (fields.length === 0) return signer;
     if (cf.status !== CASEFILE_STATUS.new && cf.status !== CASEFILE_STATUS.pending) {
       throw new AppError("conflict", `Signers can only be changed while the case file is new or pending; this one is ${caseFileStatusName(cf.status)}`);
@@ -154,7 +158,7 @@ export async function updateSigner(ctx: GatewayContext, actor: ActingUser, caseF
     ];
     if (issues.length > 0) throw invalid(issues);
 
-    const updated = await tx.signer.update({ where: { id: signerId }, data: columnsOf(patch, fields) });
+    const updated = await tx.signer.update({ where: { id: signerId }, data: columnsOf(patch, fields, ctx.config.ENCRYPTION_KEYRING) });
     // A new role on a case file that is to be sent may make a signer who had nothing to sign a signer.
     if (cf.activate && signableDocumentsFor(documents, updated.role).length > 0 && !(await tx.signingLink.findUnique({ where: { signerId } }))) {
       const { token, tokenHash } = newSigningToken();

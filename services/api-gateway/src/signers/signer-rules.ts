@@ -25,12 +25,16 @@ export interface RuleForm {
 
 const unix = (d: Date | null): number | null => (d ? Math.floor(d.getTime() / 1000) : null);
 
+/** Stands for a stored (encrypted) CPR number in a RuleForm: present, never read. */
+const STORED_CPR = "stored";
+
 /** A stored signer in the create payload's words. */
 export function ruleFormOf(s: Signer): RuleForm {
   return {
     name: s.name,
     channel: s.channel,
-    cpr: s.cpr,
+    // The rules only ask whether a CPR is given: the stored one stays encrypted here.
+    cpr: s.cprEnc === null ? null : STORED_CPR,
     cvr: s.cvr,
     role: s.role,
     enableInsecureSigning: s.enableInsecureSigning,

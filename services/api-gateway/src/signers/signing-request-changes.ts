@@ -133,5 +133,5 @@ export async function signingLinkOf(ctx: GatewayContext, customerId: number, sig
     }
     throw new AppError("conflict", "This signer has nothing to sign, so there is no signing link");
   }
-  return signingLinkUrl(ctx.config.PUBLIC_BASE_URL, decryptSecret(s.signingLink.tokenEnc, ctx.config.ENCRYPTION_KEY));
+  return signingLinkUrl(ctx.config.PUBLIC_BASE_URL, decryptSecret(s.signingLink.tokenEnc, ctx.config.ENCRYPTION_KEYRING));
 }

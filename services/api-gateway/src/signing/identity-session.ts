@@ -2,7 +2,7 @@ import { AppError } from "@esign/errors";
 import { createHash, randomBytes } from "node:crypto";
 import type { Request, Response } from "express";
 import { z } from "zod";
-import type { CaseFile, Signer } from "@esign/db";
+import { openStoredId, type CaseFile, type Keyring, type Signer } from "@esign/db";
 import { ZSecureSigningMethod, type TSecureSigningMethod } from "@esign/schema";
 import type { IdentityLogin } from "../identity/identity-provider";
 import { deriveKey, seal, unixNow, unseal } from "../identity/sealed-value";
@@ -137,9 +137,13 @@ const normalizeId = (v: string) => v.replace(/[\s-]/g, "").toLowerCase();
  * vouch for the same one. Without one on file, the login itself is the check. Returns whether the
  * national id was compared (and matched): only then is it worth keeping with the signature.
  */
-export function checkAccessControl(signer: Pick<Signer, "accessControl" | "socialSecurityNumber" | "cpr">, login: IdentityLogin): boolean {
+export function checkAccessControl(signer: Pick<Signer, "accessControl" | "socialSecurityNumberEnc" | "cprEnc">, login: IdentityLogin, keys: Keyring): boolean {
   if (!signer.accessControl) return false;
-  const known = [signer.socialSecurityNumber, signer.cpr].filter((v): v is string => !!v).map(normalizeId);
+  // The ids on file are stored encrypted (issue 26): opened here, the one reader that compares them.
+  const known = [signer.socialSecurityNumberEnc, signer.cprEnc]
+    .map((v) => openStoredId(v, keys))
+    .filter((v): v is string => !!v)
+    .map(normalizeId);
   if (known.length === 0) return false;
   if (!login.nationalId || !known.includes(normalizeId(login.nationalId))) {
     throw new AppError("identity_mismatch", "The identity you logged in with does not match the person this signing request is for");

@@ -62,7 +62,7 @@ export function createSigningKit(ctx: GatewayContext, idp: IdentityProvider | nu
 
   /** The signer an identity login was for; the pages that follow are in their language. */
   const loadOfSigner = async (res: Response, signerId: number) => {
-    const sc = await loadSigningContextOfSigner(ctx.db, signerId, ctx.config.ENCRYPTION_KEY);
+    const sc = await loadSigningContextOfSigner(ctx.db, signerId, ctx.config.ENCRYPTION_KEYRING);
     setPageContext(res, signerLanguage(sc.signer, sc.caseFile), pageUrl(sc));
     return sc;
   };

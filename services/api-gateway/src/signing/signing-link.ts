@@ -1,5 +1,5 @@
 import { AppError } from "@esign/errors";
-import { decryptSecret, sha256Hex, type CaseFile, type Db, type Document, type Signer } from "@esign/db";
+import { decryptSecret, sha256Hex, type Keyring, type CaseFile, type Db, type Document, type Signer } from "@esign/db";
 
 /** A signing link that does not exist (or was never ours): the same answer for every unknown token. */
 export const linkNotFound = () => new AppError("not_found", "This signing link does not exist");
@@ -36,7 +36,7 @@ export async function loadSigningContext(db: Db, token: string | undefined): Pro
  * The signer an identity login was for (its sealed state names the signer), with the link's token
  * read back from SigningLink.tokenEnc: every login returns to one callback address, not to the link's.
  */
-export async function loadSigningContextOfSigner(db: Db, signerId: number, encryptionKey: string): Promise<SigningContext> {
+export async function loadSigningContextOfSigner(db: Db, signerId: number, encryptionKey: Keyring): Promise<SigningContext> {
   const link = await db.signingLink.findUnique({ where: { signerId }, include: WITH_CASE_FILE });
   if (!link) throw linkNotFound();
   return contextOf(decryptSecret(link.tokenEnc, encryptionKey), link.tokenHash, link.signer);

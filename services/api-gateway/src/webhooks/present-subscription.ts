@@ -1,9 +1,9 @@
-import { decryptSecret, type WebhookSubscription } from "@esign/db";
+import { decryptSecret, type Keyring, type WebhookSubscription } from "@esign/db";
 import type { EventType } from "@esign/schema";
 import type { SubscriptionView } from "./subscription-schemas";
 
 /** The contract's subscription object. The secret is stored encrypted and shown on every read (spec). */
-export function presentSubscription(sub: WebhookSubscription, encryptionKey: string, now = new Date()): SubscriptionView {
+export function presentSubscription(sub: WebhookSubscription, encryptionKey: Keyring, now = new Date()): SubscriptionView {
   const overlapEnds =
     sub.previousSecretEnc !== null && sub.previousSecretExpiresAt !== null && sub.previousSecretExpiresAt > now ? sub.previousSecretExpiresAt : null;
   return {

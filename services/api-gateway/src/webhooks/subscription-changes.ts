@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { encryptSecret, type Db, type Prisma, type WebhookSubscription } from "@esign/db";
+import { encryptSecret, type Keyring, type Db, type Prisma, type WebhookSubscription } from "@esign/db";
 import { newSubscriptionSecret } from "@esign/webhooks";
 import { assertActiveSlotFree, assertEndpointFree, lockCustomerSubscriptions } from "./active-limit";
 import { subscriptionNotFound } from "./owned-subscription";
@@ -18,7 +18,7 @@ export async function createSubscription(
   db: Db,
   actor: Actor,
   input: TSubscriptionCreate,
-  encryptionKey: string,
+  encryptionKey: Keyring,
 ): Promise<{ sub: WebhookSubscription; secret: string }> {
   const secret = newSubscriptionSecret();
   const sub = await db.$transaction(async (tx) => {

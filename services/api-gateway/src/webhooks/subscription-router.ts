@@ -17,7 +17,7 @@ export function webhookSubscriptionRouter(ctx: GatewayContext): Router {
   const router = Router();
   // Webhooks configure the customer: administrators only (a member gets 403).
   const auth = authenticate(ctx, { admin: true });
-  const key = ctx.config.ENCRYPTION_KEY;
+  const key = ctx.config.ENCRYPTION_KEYRING;
   const routes = webhookRoutes(ctx.config);
 
   serve(router, routes.createSubscription, auth, async ({ body: input }, _req, res) => {

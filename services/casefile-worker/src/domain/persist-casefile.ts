@@ -169,7 +169,7 @@ export async function persistCaseFile(
     ccRecipients: (cf.ccRecipients ?? []).map((c) => ({ caseFileId: job.caseFileId, name: c.name, email: c.email, storeAsContact: c.storeAsContact })),
     signers: cf.signers.map((s, i) => {
       // The same columns as a signer added to a draft later (@esign/schema's signerRecord).
-      const record = signerRecord(s, customer);
+      const record = signerRecord(s, customer, (id) => encryptSecret(id, opts.encryptionKey));
       return {
         ...record,
         id: job.signerIds[i]!,

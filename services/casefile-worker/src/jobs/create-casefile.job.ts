@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { run, runOne, sqlPool, withSqlTransaction } from "@esign/db";
+import { decryptSecret, run, runOne, sqlPool, withSqlTransaction } from "@esign/db";
 import { isDependencyUnavailable } from "@esign/errors";
 import type { Job } from "@esign/queue";
-import { ZCaseFile, ZStoredFiles, type JobData } from "@esign/schema";
+import { openPayloadIds, ZCaseFile, ZStoredFiles, type JobData } from "@esign/schema";
 import type { WorkerContext } from "../context";
 import { AccountCheckFailed, checkAccount, type AccountSettings } from "../domain/account-checks";
 import { lockAndAllocate, persistCaseFile } from "../domain/persist-casefile";
@@ -37,6 +37,15 @@ async function claimCreationJob(ctx: WorkerContext, id: string, retries: number)
   return row && { ...row, secureSigningMethods: row.secureSigningMethods as AccountSettings["secureSigningMethods"] };
 }
 
+/** The stored payload with its national ids opened again (undefined, so unreadable, when a key is missing). */
+function openStoredPayload(ctx: WorkerContext, payload: unknown): unknown {
+  try {
+    return openPayloadIds(payload, (enc) => decryptSecret(enc, ctx.config.ENCRYPTION_KEYRING));
+  } catch {
+    return undefined;
+  }
+}
+
 async function markDuplicate(ctx: WorkerContext, id: string, duplicateOf: string, retries: number): Promise<void> {
   const errorMessage =
     `Aborted: the same case file (same payloadHash) was submitted as job ${duplicateOf} less than ` +
@@ -64,7 +73,7 @@ export async function createCaseFileJob(ctx: WorkerContext, data: JobData<"casef
     return markDuplicate(ctx, id, row.duplicateOf, retries);
   }
 
-  const caseFile = ZCaseFile.safeParse(row.payload);
+  const caseFile = ZCaseFile.safeParse(openStoredPayload(ctx, row.payload));
   const files = ZStoredFiles.safeParse(row.files);
   if (!caseFile.success || !files.success) return markFailed(ctx, id, "The stored case file payload could not be read", retries);
 

@@ -62,7 +62,7 @@ export async function notifyMeetingLinks(ctx: NotifierContext, signerId: number,
         signers: included.map((r) => ({
           name: r.name,
           role: r.role,
-          link: signingLinkUrl(ctx.config.PUBLIC_BASE_URL, decryptSecret(r.tokenEnc, ctx.config.ENCRYPTION_KEY)),
+          link: signingLinkUrl(ctx.config.PUBLIC_BASE_URL, decryptSecret(r.tokenEnc, ctx.config.ENCRYPTION_KEYRING)),
         })),
       });
       const rows = (status: "sent" | "failed", extra: { messageId?: string; error?: string }) =>

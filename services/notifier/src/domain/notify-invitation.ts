@@ -26,7 +26,7 @@ export async function notifyInvitation(ctx: NotifierContext, invitationId: numbe
     customerName: invitation.customer.name,
     isAdmin: invitation.isAdmin,
     language: resolveLanguage([invitation.customer.language], EMAIL_DEFAULT_LANGUAGE),
-    token: decryptSecret(invitation.tokenEnc, ctx.config.ENCRYPTION_KEY),
+    token: decryptSecret(invitation.tokenEnc, ctx.config.ENCRYPTION_KEYRING),
     expiresAt: invitation.expiresAt,
     publicBaseUrl: ctx.config.PUBLIC_BASE_URL,
   });

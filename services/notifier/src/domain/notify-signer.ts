@@ -1,4 +1,4 @@
-import { decryptSecret, sqlPool, trackingId, withSqlTransaction, type OutboxEvent, type SqlClient } from "@esign/db";
+import { decryptSecret, openStoredId, sqlPool, trackingId, withSqlTransaction, type OutboxEvent, type SqlClient } from "@esign/db";
 import type { MailMessage } from "@esign/mailer";
 import { CASEFILE_STATUS, SIGNER_STATUS, signerEvent, type SignerEventType } from "@esign/schema";
 import type { MailboxMessage } from "../channels/mailbox-gateway";
@@ -71,7 +71,7 @@ function signingLinkOf(ctx: NotifierContext, s: SignerForMessage): string | unde
   const enc = s.signingLink?.tokenEnc;
   if (!enc) return undefined;
   try {
-    return `${ctx.config.PUBLIC_BASE_URL}/sign/${decryptSecret(enc, ctx.config.ENCRYPTION_KEY)}`;
+    return `${ctx.config.PUBLIC_BASE_URL}/sign/${decryptSecret(enc, ctx.config.ENCRYPTION_KEYRING)}`;
   } catch {
     return undefined;
   }
@@ -111,14 +111,16 @@ function buildDelivery(ctx: NotifierContext, kind: SignerMessageKind, s: SignerF
   };
 
   if (s.channel === "eboks") {
-    const recipient = { name: s.name, ...(s.cpr ? { cpr: s.cpr } : s.cvr ? { cvr: s.cvr } : {}) };
+    // The e-Boks message is addressed by the CPR number: the one reader besides accessControl that opens it.
+    const cpr = openStoredId(s.cprEnc, ctx.config.ENCRYPTION_KEYRING);
+    const recipient = { name: s.name, ...(cpr ? { cpr } : s.cvr ? { cvr: s.cvr } : {}) };
     const language = resolveLanguage([s.language, cf.language], EBOKS_DEFAULT_LANGUAGE);
     const content = signerMessageContent({ ...base, language });
     const message: MailboxMessage = { recipient, language, subject: content.subject, body: renderText(content), link, idempotencyKey: dedupeKey };
     return {
       channel: "eboks",
-      recipient: eboksRecipientLabel(s),
-      unreachable: s.cpr || s.cvr ? undefined : "no cpr or cvr for the e-Boks channel",
+      recipient: eboksRecipientLabel({ cpr, cvr: s.cvr }),
+      unreachable: cpr || s.cvr ? undefined : "no cpr or cvr for the e-Boks channel",
       send: async () => (await ctx.mailbox.deliver(message)).messageId,
     };
   }

@@ -37,7 +37,7 @@ export const loadSignerForMessageSql = defineStatement(
         "s.role",
         "s.email",
         "s.channel",
-        "s.cpr",
+        "s.cprEnc",
         "s.cvr",
         "s.language",
         "s.notification",

@@ -19,7 +19,8 @@ interface SignerColumns {
   role: string;
   email: string | null;
   channel: string;
-  cpr: string | null;
+  /** Encrypted (issue 26): opened only to address the e-Boks message. */
+  cprEnc: string | null;
   cvr: string | null;
   language: string | null;
   notification: unknown;

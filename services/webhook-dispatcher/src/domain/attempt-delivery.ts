@@ -1,4 +1,4 @@
-import { decryptSecret } from "@esign/db";
+import { decryptSecret, type Keyring } from "@esign/db";
 import type { Logger } from "@esign/logger";
 import { signDelivery } from "@esign/webhook-verify";
 import { buildEventBody, DELIVERY_STATE, scheduleAttempt, scheduleThrottledAttempt, subscriptionDisabledJobId, type DeliveryState } from "@esign/webhooks";
@@ -52,7 +52,7 @@ class PrepareMemo {
   private readonly bodies = new Map<string, string>();
   private readonly secrets = new Map<string, string>();
 
-  constructor(private readonly encryptionKey: string) {}
+  constructor(private readonly encryptionKey: Keyring) {}
 
   body(eventId: string, row: AttemptRow): string {
     let body = this.bodies.get(eventId);
@@ -189,7 +189,7 @@ export async function attemptDeliveries(ctx: DispatcherContext, items: readonly 
   // One delivery that cannot be prepared (e.g. a secret that no longer decrypts) must not hold back
   // the others: they are made and recorded, then the job fails for it alone (its re-run finds only
   // that one still at attempt 0; the sweeper is the net behind that).
-  const memo = new PrepareMemo(ctx.config.ENCRYPTION_KEY);
+  const memo = new PrepareMemo(ctx.config.ENCRYPTION_KEYRING);
   const settled = await Promise.allSettled(items.map((item) => prepareAttempt(ctx, memo, item)));
   const failures = settled.flatMap((r, i) => (r.status === "rejected" ? [{ deliveryId: items[i]!.row.deliveryId, reason: r.reason as unknown }] : []));
   for (const f of failures) ctx.logger.error("attempt could not be prepared", { deliveryId: f.deliveryId, err: f.reason });

@@ -28,7 +28,7 @@ export function secureCallbackRoute(kit: SigningKit): SigningHandler<"secureLogi
       throw err;
     });
     if (identity.method !== login.m) throw new AppError("login_failed", "The identity provider answered for another method than the one started");
-    const nationalIdEnc = nationalIdToKeep(identity, checkAccessControl(sc.signer, identity));
+    const nationalIdEnc = nationalIdToKeep(identity, checkAccessControl(sc.signer, identity, ctx.config.ENCRYPTION_KEYRING));
     const verifiedAt = new Date();
     if (login.p === "identify") {
       gate(sc, true);
