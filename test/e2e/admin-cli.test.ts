@@ -184,5 +184,5 @@ describe("the printed credentials against a running gateway", () => {
       expect(back.code).toBe(0);
     }
     expect((await token(apiKeysGrant())).status).toBe(200);
-  });
+  }, 180_000); // several pnpm cli runs and a gateway start: minutes on a loaded machine
 });

