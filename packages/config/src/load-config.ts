@@ -108,10 +108,20 @@ export const ZEnv = z.object({
   HTTP_REQUEST_TIMEOUT_MS: zInt(300_000, 1000),
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: zInt(100, 0),
   HTTP_CONNECTION_CAP_LOOPBACK: zBool.default(false),
-  /** Child processes of the gateway that open every uploaded PDF before the create is answered. */
-  PDF_INSPECTORS: zInt(1, 1),
-  /** An upload not opened within this long is refused as unreadable. */
+  /**
+   * Child processes of the gateway that open every uploaded PDF before the create is answered (and
+   * check every public /verify). Two by default, so that with PDF_INSPECT_PER_CUSTOMER=1 one
+   * customer's uploads never hold them all (issue 26, item 2).
+   */
+  PDF_INSPECTORS: zInt(2, 1),
+  /** An upload not opened within this long (from when a process takes it) is refused as too costly (`pdf_too_costly`) and its process replaced. */
   PDF_INSPECT_TIMEOUT_MS: zInt(20_000, 100),
+  /** Bytes one document may decompress when opened (object and xref streams); beyond it `pdf_too_costly`. */
+  PDF_INSPECT_MAX_INFLATED_BYTES: zInt(128 * 1024 * 1024, 1024 * 1024),
+  /** Heap of each inspector process in MiB; a document that needs more kills only its own process and is refused as `pdf_too_costly`. */
+  PDF_INSPECT_MAX_HEAP_MB: zInt(512, 64),
+  /** Files of one customer (or, for /verify, one address) inspected at once; the rest wait their turn, round-robin with other customers'. */
+  PDF_INSPECT_PER_CUSTOMER: zInt(1, 1),
 
   JOB_RETENTION_DAYS: zInt(14, 1),
   /** Job-status polls answered per job per minute (Penneo's limit: 20); beyond it 429 + Retry-After. 0: no limit. */
