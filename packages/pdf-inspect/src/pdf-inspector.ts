@@ -181,7 +181,14 @@ export class PdfInspector {
       // The heap cap bounds what one document's objects may take (a flood of small objects is not caught by the inflation budget).
       execArgv: [...EXEC_ARGV, `--max-old-space-size=${this.maxHeapMb}`],
       serialization: "json",
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      // Its stderr is read here, not inherited: a heap death writes a page of V8 diagnostics, which
+      // becomes one log line (and, under Jest, would pass for the test worker's own death).
+      stdio: ["ignore", "inherit", "pipe", "ipc"],
+    });
+    let stderrTail = "";
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (chunk: string) => {
+      stderrTail = (stderrTail + chunk).slice(-4096);
     });
     child.on("message", (raw: unknown) => {
       const running = slot.running;
@@ -205,10 +212,15 @@ export class PdfInspector {
     child.on("exit", (code, signal) => {
       if (slot.process === child) slot.process = null;
       if (this.closed) return;
-      this.opts.onProblem?.("pdf inspector process exited", { code, signal });
+      const outOfMemory = /heap out of memory|heap limit/i.test(stderrTail);
+      const lastError = stderrTail.split("\n").find((l) => l.startsWith("FATAL ERROR") || l.includes("Error")) ?? null;
+      this.opts.onProblem?.("pdf inspector process exited", { code, signal, outOfMemory, lastError });
       // It worked on one file only: that file killed it (out of memory, most likely). Nothing else is lost.
       if (slot.running?.child === child) {
-        const detail = `opening it stopped the inspector (${signal ?? `exit ${code}`}); it needs more memory than one document may have (PDF_INSPECT_MAX_HEAP_MB)`;
+        const how = signal ?? `exit ${code}`;
+        const detail = outOfMemory
+          ? `opening it needs more memory than one document may have (PDF_INSPECT_MAX_HEAP_MB, ${this.maxHeapMb} MiB): its inspector process ran out (${how})`
+          : `its inspector process stopped while opening it (${how})`;
         this.finish(slot, tooCostly(detail), new Error(`the check stopped its process (${signal ?? `exit ${code}`})`));
       }
     });
