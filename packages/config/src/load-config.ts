@@ -117,11 +117,13 @@ export const ZEnv = z.object({
   /** An upload not opened within this long (from when a process takes it) is refused as too costly (`pdf_too_costly`) and its process replaced. */
   PDF_INSPECT_TIMEOUT_MS: zInt(20_000, 100),
   /** Bytes one document may decompress when opened (object and xref streams); beyond it `pdf_too_costly`. */
-  PDF_INSPECT_MAX_INFLATED_BYTES: zInt(128 * 1024 * 1024, 1024 * 1024),
+  PDF_INSPECT_MAX_INFLATED_BYTES: zInt(64 * 1024 * 1024, 1024 * 1024),
   /** Heap of each inspector process in MiB; a document that needs more kills only its own process and is refused as `pdf_too_costly`. */
   PDF_INSPECT_MAX_HEAP_MB: zInt(512, 64),
   /** Files of one customer (or, for /verify, one address) inspected at once; the rest wait their turn, round-robin with other customers'. */
   PDF_INSPECT_PER_CUSTOMER: zInt(1, 1),
+  /** Scheduling niceness of the inspector processes (0-19): under CPU pressure the gateway's own requests and /healthz go first. */
+  PDF_INSPECT_NICE: z.coerce.number().int().min(0).max(19).default(10),
 
   JOB_RETENTION_DAYS: zInt(14, 1),
   /** Job-status polls answered per job per minute (Penneo's limit: 20); beyond it 429 + Retry-After. 0: no limit. */

@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from "node:child_process";
+import os from "node:os";
 import path from "node:path";
 import { FairQueue } from "./fair-queue";
 import type { PdfInspection } from "./inspect-pdf";
@@ -15,12 +16,14 @@ export interface PdfInspectorOptions {
   maxHeapMb?: number;
   /** Files of one tenant (customer, address) inspected at once (PDF_INSPECT_PER_CUSTOMER); the rest wait their turn. */
   perTenant?: number;
+  /** Scheduling niceness of the processes (PDF_INSPECT_NICE, 0-19): the gateway's own work (every other request, /healthz) goes first. */
+  nice?: number;
   /** Results remembered by content address: the same file uploaded again is not parsed again. */
   cacheSize?: number;
   onProblem?: (message: string, meta: Record<string, unknown>) => void;
 }
 
-export const PDF_INSPECT_DEFAULTS = { maxInflatedBytes: 128 * 2 ** 20, maxHeapMb: 512, perTenant: 1 } as const;
+export const PDF_INSPECT_DEFAULTS = { maxInflatedBytes: 64 * 2 ** 20, maxHeapMb: 512, perTenant: 1, nice: 10 } as const;
 
 /** A result, and whether it is about the file (remembered) or about this machine or this moment (not). */
 interface Verdict {
@@ -185,6 +188,10 @@ export class PdfInspector {
       // becomes one log line (and, under Jest, would pass for the test worker's own death).
       stdio: ["ignore", "inherit", "pipe", "ipc"],
     });
+    try {
+      // Lowering one's own child's priority needs no privilege; a platform that refuses it just runs it at the gateway's.
+      if (child.pid !== undefined) os.setPriority(child.pid, this.opts.nice ?? PDF_INSPECT_DEFAULTS.nice);
+    } catch {}
     let stderrTail = "";
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (chunk: string) => {
