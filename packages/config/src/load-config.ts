@@ -176,6 +176,12 @@ export const ZEnv = z.object({
   SESSION_ABSOLUTE_SECONDS: zInt(12 * 3600, 60),
   /** Creates per customer per minute. */
   CREATES_PER_CUSTOMER_PER_MINUTE: zInt(600, 0),
+  /**
+   * Uploads of one customer refused as too costly to inspect (`pdf_too_costly`) per minute; past it
+   * the customer's creates are 429 before their files are read, so that a customer sending inflation
+   * bombs spends a bounded share of the inspectors (issue 26, item 2).
+   */
+  COSTLY_PDFS_PER_CUSTOMER_PER_MINUTE: zInt(10, 0),
   /** Job polls per customer (of the polled job) per minute, on top of the per-job limit. */
   JOB_POLLS_PER_CUSTOMER_PER_MINUTE: zInt(1200, 0),
   /** All job-status polls (public, no login) per client address per minute, counted before the lookup. */
