@@ -187,7 +187,15 @@ export async function inspectAbuseScenario(ctx: BenchContext): Promise<ScenarioR
         underAttack.failed + underAttack.dropped + underAttack.timedOut === 0,
         `attack: ${fig(underAttack)}; quiet: ${fig(quiet)}`,
       ),
-      check("inspect-b-p99", "B's create p99, attack vs quiet", p99Ratio, "x", "context", true, `${round(underAttack.latency.p99, 1)} vs ${round(quiet.latency.p99, 1)} ms`),
+      check(
+        "inspect-b-p99",
+        "B's create p99, attack vs quiet",
+        p99Ratio,
+        "x",
+        "context",
+        true,
+        `${round(underAttack.latency.p99, 1)} vs ${round(quiet.latency.p99, 1)} ms`,
+      ),
       check(
         "inspect-a-refused",
         "A's creates refused as pdf_too_costly",

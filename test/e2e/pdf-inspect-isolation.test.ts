@@ -77,6 +77,8 @@ it("stops a customer's creates with a 429 once COSTLY_PDFS_PER_CUSTOMER_PER_MINU
   expect(stopped.status).toBe(429);
   expect(stopped.headers.get("retry-after")).toMatch(/^\d+$/);
   expect(stopped.body.message).toMatch(/too costly to inspect/);
-  const other = await postCreate(system.gateway.url, tokenB, caseFile("Still fine", ["contract.pdf"]), [{ name: "contract.pdf", content: await makePdf("customer B again") }]);
+  const other = await postCreate(system.gateway.url, tokenB, caseFile("Still fine", ["contract.pdf"]), [
+    { name: "contract.pdf", content: await makePdf("customer B again") },
+  ]);
   expect(other.status).toBe(200);
 });

@@ -36,7 +36,11 @@ describe("inspectPdf's inflation budget", () => {
   it("refuses a document whose object stream inflates past the budget as too costly, and opens an ordinary one under it", async () => {
     const bomb = await makeInflationBombPdf(64 * MiB);
     expect(bomb.length).toBeLessThan(MiB);
-    expect(await inspectPdf(bomb, { maxInflatedBytes: 8 * MiB })).toMatchObject({ ok: false, reason: "too_costly", detail: expect.stringContaining("8388608 bytes") });
+    expect(await inspectPdf(bomb, { maxInflatedBytes: 8 * MiB })).toMatchObject({
+      ok: false,
+      reason: "too_costly",
+      detail: expect.stringContaining("8388608 bytes"),
+    });
     // The same file is a valid PDF: refused for its cost only.
     expect(await inspectPdf(bomb, { maxInflatedBytes: 128 * MiB })).toEqual({ ok: true, pages: 1 });
     expect(await inspectPdf(await makePdf("ordinary", 3), { maxInflatedBytes: 8 * MiB })).toEqual({ ok: true, pages: 3 });

@@ -103,7 +103,10 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
       requireMultipart(req);
       const customer = String(principalOf(res).customerId);
       await limits.createsByCustomer.consume(res, customer, "Too many case files created for this account in a minute; slow down");
-      await limits.costlyPdfsByCustomer.assertUnder(customer, "Too many PDFs refused as too costly to inspect for this account in a minute; wait before sending more");
+      await limits.costlyPdfsByCustomer.assertUnder(
+        customer,
+        "Too many PDFs refused as too costly to inspect for this account in a minute; wait before sending more",
+      );
       stageDone(res, "limits");
       next();
     },
@@ -120,7 +123,8 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
         const inspected = await inspectUploads(ctx, principal.customerId, uploads, (u) => u.staged.size > 0 && looksLikePdf(u.staged.head, u.staged.tail));
         issues.push(...inspected.issues);
         // Each costly refusal counts against the customer's budget, checked before its next upload is read.
-        for (const issue of inspected.issues) if (issue.code === "pdf_too_costly") await limits.costlyPdfsByCustomer.recordFailure(String(principal.customerId));
+        for (const issue of inspected.issues)
+          if (issue.code === "pdf_too_costly") await limits.costlyPdfsByCustomer.recordFailure(String(principal.customerId));
         stageDone(res, "inspect");
         const data = typeof body.data === "string" ? body.data : undefined;
         const validation =
