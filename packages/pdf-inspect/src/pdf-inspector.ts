@@ -216,6 +216,13 @@ export class PdfInspector {
         job.resolve({ result: reply.data.result, aboutTheFile: true });
       }
     });
+    // A process that could not be started (or signalled): its file is answered as the machine's fault, not the file's.
+    child.on("error", (err) => {
+      this.opts.onProblem?.("pdf inspector process error", { error: err.message });
+      if (slot.process === child) slot.process = null;
+      if (slot.running?.child === child)
+        this.finish(slot, machineFault(`inspection could not start: ${err.message}`), new Error(`the check could not start: ${err.message}`));
+    });
     child.on("exit", (code, signal) => {
       if (slot.process === child) slot.process = null;
       if (this.closed) return;
