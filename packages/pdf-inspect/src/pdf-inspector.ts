@@ -120,7 +120,18 @@ export class PdfInspector {
 
   private enqueue(tenant: string, job: Job): void {
     this.queue.push(tenant, job);
+    this.warm();
     this.pump();
+  }
+
+  /**
+   * Starts every process that is not running. A process starts in a second or more (more under
+   * load), and a file given to a starting one waits that long, and the customer's next files behind
+   * it: so all of them start at the first file, not each at the first file it gets.
+   */
+  private warm(): void {
+    if (this.closed) return;
+    for (const slot of this.slots) if (!slot.process?.connected) this.ensure(slot);
   }
 
   /** Starts waiting work on every idle process, in the queue's order. */
@@ -198,6 +209,7 @@ export class PdfInspector {
       stderrTail = (stderrTail + chunk).slice(-4096);
     });
     child.on("message", (raw: unknown) => {
+      answered = true;
       const running = slot.running;
       if (!running || running.child !== child) return;
       const { job } = running;
@@ -223,9 +235,12 @@ export class PdfInspector {
       if (slot.running?.child === child)
         this.finish(slot, machineFault(`inspection could not start: ${err.message}`), new Error(`the check could not start: ${err.message}`));
     });
+    let answered = false;
     child.on("exit", (code, signal) => {
       if (slot.process === child) slot.process = null;
       if (this.closed) return;
+      // Replaced at once when it had worked (a process that dies while starting is started again only for the next file: no loop).
+      if (answered) setImmediate(() => this.warm());
       const outOfMemory = /heap out of memory|heap limit/i.test(stderrTail);
       const lastError = stderrTail.split("\n").find((l) => l.startsWith("FATAL ERROR") || l.includes("Error")) ?? null;
       this.opts.onProblem?.("pdf inspector process exited", { code, signal, outOfMemory, lastError });
