@@ -109,6 +109,11 @@ export class PdfInspector {
     return new Promise((resolve) => this.enqueue(tenant, { kind: "seal", path: filePath, resolve }));
   }
 
+  /** Processes started and not (yet) gone. */
+  get processesRunning(): number {
+    return this.slots.filter((slot) => slot.process?.connected).length;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.queue.drain()) answer(job, machineFault("the inspector closed"), new Error("the inspector closed"));

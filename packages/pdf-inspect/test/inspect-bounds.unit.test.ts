@@ -68,6 +68,14 @@ describe("PdfInspector's bounds and isolation (child processes)", () => {
   let inspector: PdfInspector | undefined;
   afterEach(() => inspector?.close());
 
+  it("starts every process at the first file, so that no customer's file waits for a process to start while another is ready", async () => {
+    inspector = new PdfInspector({ processes: 2, timeoutMs: 30_000 });
+    expect(inspector.processesRunning).toBe(0);
+    const good = await makePdf("first");
+    expect(await inspector.inspect(file(good), sha(good), "customer:1")).toEqual({ ok: true, pages: 1 });
+    expect(inspector.processesRunning).toBe(2);
+  }, 60_000);
+
   it("refuses one customer's bombs as too costly while another customer's valid PDF sent at the same time succeeds", async () => {
     inspector = new PdfInspector({ processes: 2, timeoutMs: 30_000, maxInflatedBytes: 8 * MiB });
     const bombs = await Promise.all([1, 2, 3].map((i) => makeInflationBombPdf(64 * MiB, `bomb ${i}`)));
