@@ -119,7 +119,7 @@ export const ZEnv = z.object({
   /** Bytes one document may decompress when opened (object and xref streams); beyond it `pdf_too_costly`. */
   PDF_INSPECT_MAX_INFLATED_BYTES: zInt(64 * 1024 * 1024, 1024 * 1024),
   /** Heap of each inspector process in MiB; a document that needs more kills only its own process and is refused as `pdf_too_costly`. */
-  PDF_INSPECT_MAX_HEAP_MB: zInt(512, 64),
+  PDF_INSPECT_MAX_HEAP_MB: zInt(384, 64),
   /** Files of one customer (or, for /verify, one address) inspected at once; the rest wait their turn, round-robin with other customers'. */
   PDF_INSPECT_PER_CUSTOMER: zInt(1, 1),
   /** Scheduling niceness of the inspector processes (0-19): under CPU pressure the gateway's own requests and /healthz go first. */

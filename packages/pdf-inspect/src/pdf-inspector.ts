@@ -23,7 +23,7 @@ export interface PdfInspectorOptions {
   onProblem?: (message: string, meta: Record<string, unknown>) => void;
 }
 
-export const PDF_INSPECT_DEFAULTS = { maxInflatedBytes: 64 * 2 ** 20, maxHeapMb: 512, perTenant: 1, nice: 10 } as const;
+export const PDF_INSPECT_DEFAULTS = { maxInflatedBytes: 64 * 2 ** 20, maxHeapMb: 384, perTenant: 1, nice: 10 } as const;
 
 /** A result, and whether it is about the file (remembered) or about this machine or this moment (not). */
 interface Verdict {
