@@ -1,7 +1,7 @@
 // `pnpm bench`: starts the platform in production mode against local PostgreSQL and Redis, runs each
 // scenario (with its baseline, interleaved, in this same run) and writes bench/results/<date>.json,
 // <date>.md (summary with pass/short per target) and <date>.svg (latency percentiles).
-// Options: --only cost,create,completed,dispatch,retry,upload,seal,sql,search,controls   --quick   --repeats <n> (default 3)   --profile api-gateway,webhook-dispatcher,...
+// Options: --only cost,create,completed,dispatch,retry,upload,seal,sql,search,controls,inspect   --quick   --repeats <n> (default 3)   --profile api-gateway,webhook-dispatcher,...
 //          --keep (keep databases, Redis keys and files)   --out <dir>
 //          --redis local (use the shared local Redis as it is configured, instead of a private
 //          redis-server with the production settings)   --redis-hz <n> (private server, another hz)
@@ -16,6 +16,7 @@ import { renderMarkdown } from "./report/markdown";
 import { renderSvg } from "./report/svg";
 import { costScenario } from "./scenarios/cost";
 import { createScenario } from "./scenarios/create";
+import { inspectAbuseScenario } from "./scenarios/inspect-abuse";
 import { createCompletedScenario } from "./scenarios/create-completed";
 import { dispatchScenario } from "./scenarios/dispatch";
 import { largeUploadScenario } from "./scenarios/large-upload";
@@ -44,6 +45,7 @@ const SCENARIOS: Record<string, Scenario> = {
   sql: typedSqlScenario,
   search: searchScenario,
   controls: webhookControlsScenario,
+  inspect: inspectAbuseScenario,
 };
 
 function arg(name: string): string | undefined {

@@ -19,7 +19,11 @@ const GATEWAY = path.resolve(__dirname, "../../services/api-gateway/src");
 /** Bottom to top. `lateral`: units of the floor may import each other. */
 const FLOORS: ReadonlyArray<{ units: readonly string[]; lateral: boolean; what: string }> = [
   { units: ["contract"], lateral: false, what: "what a route is: declaration, serve, request validation, answer check" },
-  { units: ["context.ts", "html", "http"], lateral: true, what: "what every route may use: the context, pages, middleware" },
+  {
+    units: ["context.ts", "pdf-inspector.ts", "html", "http"],
+    lateral: true,
+    what: "what every route may use: the context, the PDF inspector, pages, middleware",
+  },
   { units: ["auth", "identity"], lateral: false, what: "who is calling: credentials, identity providers" },
   { units: ["casefiles"], lateral: false, what: "the resource the others build on: case files, their documents and signers" },
   {

@@ -8,8 +8,8 @@ import { createLogger } from "@esign/logger";
 import { EnqueueBacklog, Producer, createRedis } from "@esign/queue";
 // Not a root dependency: the gateway's own storage package, by path.
 import { LocalFileStorage } from "@esign/storage";
-import { PdfInspector } from "@esign/pdf-inspect";
 import { buildApp } from "../../services/api-gateway/src/app";
+import { createPdfInspector } from "../../services/api-gateway/src/pdf-inspector";
 
 export interface InProcessGateway {
   app: Express;
@@ -33,7 +33,7 @@ export async function startInProcessGateway(env: Record<string, string> = {}): P
   const producer = new Producer(redis, config.QUEUE_PREFIX);
   const enqueueBacklog = new EnqueueBacklog({ producer, connection: redis, logger, name: "create_enqueues" });
   const storage = new LocalFileStorage(path.resolve(config.STORAGE_DIR));
-  const pdfInspector = new PdfInspector({ processes: 1, timeoutMs: config.PDF_INSPECT_TIMEOUT_MS });
+  const pdfInspector = createPdfInspector(config);
   const app = buildApp({ config, logger, db, redis, producer, enqueueBacklog, storage, pdfInspector });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));

@@ -117,10 +117,22 @@ export const ZEnv = z.object({
   HTTP_REQUEST_TIMEOUT_MS: zInt(300_000, 1000),
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: zInt(100, 0),
   HTTP_CONNECTION_CAP_LOOPBACK: zBool.default(false),
-  /** Child processes of the gateway that open every uploaded PDF before the create is answered. */
-  PDF_INSPECTORS: zInt(1, 1),
-  /** An upload not opened within this long is refused as unreadable. */
+  /**
+   * Child processes of the gateway that open every uploaded PDF before the create is answered (and
+   * check every public /verify). Two by default, so that with PDF_INSPECT_PER_CUSTOMER=1 one
+   * customer's uploads never hold them all (issue 26, item 2).
+   */
+  PDF_INSPECTORS: zInt(2, 1),
+  /** An upload not opened within this long (from when a process takes it) is refused as too costly (`pdf_too_costly`) and its process replaced. */
   PDF_INSPECT_TIMEOUT_MS: zInt(20_000, 100),
+  /** Bytes one document may decompress when opened (object and xref streams); beyond it `pdf_too_costly`. */
+  PDF_INSPECT_MAX_INFLATED_BYTES: zInt(64 * 1024 * 1024, 1024 * 1024),
+  /** Heap of each inspector process in MiB; a document that needs more kills only its own process and is refused as `pdf_too_costly`. */
+  PDF_INSPECT_MAX_HEAP_MB: zInt(384, 64),
+  /** Files of one customer (or, for /verify, one address) inspected at once; the rest wait their turn, round-robin with other customers'. */
+  PDF_INSPECT_PER_CUSTOMER: zInt(1, 1),
+  /** Scheduling niceness of the inspector processes (0-19): under CPU pressure the gateway's own requests and /healthz go first. */
+  PDF_INSPECT_NICE: z.coerce.number().int().min(0).max(19).default(10),
 
   JOB_RETENTION_DAYS: zInt(14, 1),
   /** Job-status polls answered per job per minute (Penneo's limit: 20); beyond it 429 + Retry-After. 0: no limit. */
@@ -173,6 +185,12 @@ export const ZEnv = z.object({
   SESSION_ABSOLUTE_SECONDS: zInt(12 * 3600, 60),
   /** Creates per customer per minute. */
   CREATES_PER_CUSTOMER_PER_MINUTE: zInt(600, 0),
+  /**
+   * Uploads of one customer refused as too costly to inspect (`pdf_too_costly`) per minute; past it
+   * the customer's creates are 429 before their files are read, so that a customer sending inflation
+   * bombs spends a bounded share of the inspectors (issue 26, item 2).
+   */
+  COSTLY_PDFS_PER_CUSTOMER_PER_MINUTE: zInt(10, 0),
   /** Job polls per customer (of the polled job) per minute, on top of the per-job limit. */
   JOB_POLLS_PER_CUSTOMER_PER_MINUTE: zInt(1200, 0),
   /** All job-status polls (public, no login) per client address per minute, counted before the lookup. */

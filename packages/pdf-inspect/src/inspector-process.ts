@@ -6,9 +6,11 @@ import { inspectPdf } from "./inspect-pdf";
 import { ZInspectRequest, ZSealRequest, type InspectReply, type SealReply } from "./messages";
 
 /*
- * The inspector child process (forked by PdfInspector): one file at a time, read from disk here so
- * that neither the file nor LibPDF's parse ever sits in the gateway's own memory. A request that
- * does not parse is ignored: the parent times it out.
+ * The inspector child process (forked by PdfInspector): one file at a time (the parent sends the
+ * next only after the answer, so a death or a time-out here concerns that file alone), read from
+ * disk here so that neither the file nor LibPDF's parse ever sits in the gateway's own memory. Its
+ * heap is capped by the parent (--max-old-space-size), its decompression per document here
+ * (`maxInflatedBytes`). A request that does not parse is ignored: the parent times it out.
  */
 process.on("message", (raw: unknown) => {
   const seal = ZSealRequest.safeParse(raw);
@@ -18,7 +20,7 @@ process.on("message", (raw: unknown) => {
   void (async () => {
     let reply: InspectReply;
     try {
-      reply = { id: req.data.id, result: await inspectPdf(await readFile(req.data.path)) };
+      reply = { id: req.data.id, result: await inspectPdf(await readFile(req.data.path), { maxInflatedBytes: req.data.maxInflatedBytes }) };
     } catch (err) {
       reply = { id: req.data.id, result: { ok: false, reason: "unreadable", detail: `could not read the upload: ${(err as Error).message}` } };
     }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
-/** Parent -> inspector process: inspect the file at `path`. */
-export const ZInspectRequest = z.object({ id: z.number().int(), path: z.string().min(1) });
+/** Parent -> inspector process: inspect the file at `path`, decompressing at most `maxInflatedBytes`. */
+export const ZInspectRequest = z.object({ id: z.number().int(), path: z.string().min(1), maxInflatedBytes: z.number().int().positive() });
 export type InspectRequest = z.infer<typeof ZInspectRequest>;
 
 /** Inspector process -> parent. */
@@ -9,7 +9,7 @@ export const ZInspectReply = z.object({
   id: z.number().int(),
   result: z.discriminatedUnion("ok", [
     z.object({ ok: z.literal(true), pages: z.number().int().positive() }),
-    z.object({ ok: z.literal(false), reason: z.enum(["encrypted", "unreadable", "no_pages"]), detail: z.string() }),
+    z.object({ ok: z.literal(false), reason: z.enum(["encrypted", "unreadable", "no_pages", "too_costly"]), detail: z.string() }),
   ]),
 });
 export type InspectReply = z.infer<typeof ZInspectReply>;

@@ -45,11 +45,11 @@ describe("PdfInspector (child processes)", () => {
     expect(await inspector.inspect(path.join(dir, "gone.pdf"), sha(good))).toEqual({ ok: true, pages: 2 });
   }, 30_000);
 
-  it("answers a file it cannot open within the time-out as unreadable, without remembering it, and goes on", async () => {
+  it("answers a file it cannot open within the time-out as too costly, without remembering it, and goes on", async () => {
     inspector = new PdfInspector({ processes: 1, timeoutMs: 1 });
     const good = await makePdf("slow");
     const first = await inspector.inspect(file("slow.pdf", good), sha(good));
-    expect(first).toMatchObject({ ok: false, reason: "unreadable", detail: expect.stringContaining("within 1 ms") });
+    expect(first).toMatchObject({ ok: false, reason: "too_costly", detail: expect.stringContaining("within 1 ms") });
     inspector.close();
     inspector = new PdfInspector({ processes: 1, timeoutMs: 20_000 });
     expect(await inspector.inspect(file("slow.pdf", good), sha(good))).toEqual({ ok: true, pages: 1 });

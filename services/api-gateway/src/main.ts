@@ -3,9 +3,9 @@ import { throttledLog } from "@esign/logger";
 import { EnqueueBacklog, Producer, createRedis } from "@esign/queue";
 import { closeGracefully, drainAware, openDatabase, recoveryMetrics, runService } from "@esign/runtime";
 import { createStorage } from "@esign/storage";
-import { PdfInspector } from "@esign/pdf-inspect";
 import { buildApp } from "./app";
 import { capConnectionsPerAddress } from "./http/connection-cap";
+import { createPdfInspector } from "./pdf-inspector";
 
 runService("api-gateway", async ({ config, logger }) => {
   const db = openDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE, { countStatements: config.DB_STATEMENT_METRICS });
@@ -17,11 +17,7 @@ runService("api-gateway", async ({ config, logger }) => {
   const enqueueBacklog = new EnqueueBacklog({ producer, connection: redis, logger, name: "create_enqueues", metrics: recoveryMetrics() });
   // The folder or the S3 bucket of the settings; a missing bucket or refused credentials stop the start here.
   const storage = await createStorage(config);
-  const pdfInspector = new PdfInspector({
-    processes: config.PDF_INSPECTORS,
-    timeoutMs: config.PDF_INSPECT_TIMEOUT_MS,
-    onProblem: (message, meta) => logger.warn(message, meta),
-  });
+  const pdfInspector = createPdfInspector(config, (message, meta) => logger.warn(message, meta));
   const app = buildApp({ config, logger, db, redis, producer, enqueueBacklog, storage, pdfInspector });
   const server: Server = await new Promise((resolve, reject) => {
     // drainAware: on SIGTERM /readyz turns 503 and answers close their connections (packages/runtime/src/drain.ts).

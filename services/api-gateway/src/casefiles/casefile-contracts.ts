@@ -171,7 +171,7 @@ export function caseFileRoutes(config: AppConfig) {
       responses: {
         200: { description: "The job is stored and queued (or, for a repeated Idempotency-Key, the first answer)", content: json(ZCreateAnswer) },
         ...errors({
-          400: "Invalid data or parts (every failing field is listed), not a PDF, too many files",
+          400: "Invalid data or parts (every failing field is listed), not a PDF, too many files; a PDF that is encrypted (`pdf_encrypted`), unreadable (`pdf_unreadable`), without pages (`pdf_no_pages`) or too costly to inspect (`pdf_too_costly`: it decompresses past PDF_INSPECT_MAX_INFLATED_BYTES, or needs more time or memory than one document may have)",
           401: AUTH_401,
           413: "A file or field is too large",
           415: "Not multipart/form-data",

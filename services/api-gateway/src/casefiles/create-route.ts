@@ -6,6 +6,7 @@ import { sealPayloadIds, unstorableText, validateCreateRequest } from "@esign/sc
 import { looksLikePdf } from "@esign/storage";
 import type { PdfRefusal } from "@esign/pdf-inspect";
 import type { GatewayContext } from "../context";
+import { customerTenant } from "../pdf-inspector";
 import { authenticate, principalOf } from "../auth/authenticate";
 import { claimUploads, createUploadMiddleware } from "./upload-middleware";
 import type { StagedUpload } from "./staging-storage-engine";
@@ -54,6 +55,7 @@ const REFUSAL_MESSAGE: Record<PdfRefusal, string> = {
   encrypted: "is encrypted (password-protected): upload it without a password",
   unreadable: "could not be read as a PDF",
   no_pages: "has no pages",
+  too_costly: "is too costly to inspect, so it was refused",
 };
 
 /**
@@ -61,15 +63,20 @@ const REFUSAL_MESSAGE: Record<PdfRefusal, string> = {
  * encrypted or unreadable file is refused now, naming it, not at finalization after people signed.
  * Returns the page counts by index, and the issues of the refused ones.
  */
-async function inspectUploads(ctx: GatewayContext, uploads: StagedUpload[], lookOk: (u: StagedUpload) => boolean) {
+async function inspectUploads(ctx: GatewayContext, customerId: number, uploads: StagedUpload[], lookOk: (u: StagedUpload) => boolean) {
   const pages = new Map<number, number>();
   const issues: FieldIssue[] = [];
   await Promise.all(
     uploads.map(async (u, i) => {
       if (!lookOk(u)) return;
-      const r = await ctx.pdfInspector.inspect(ctx.storage.stagedPath(u.staged), u.staged.sha256);
+      // In the customer's own turn: its uploads wait behind its earlier ones, never in front of another customer's.
+      const r = await ctx.pdfInspector.inspect(ctx.storage.stagedPath(u.staged), u.staged.sha256, customerTenant(customerId));
       if (r.ok) pages.set(i, r.pages);
-      else issues.push({ path: `files[${i}]`, code: `pdf_${r.reason}`, message: `"${u.originalname}" ${REFUSAL_MESSAGE[r.reason]}` });
+      else {
+        // A refusal for cost says why (the bound it passed), so that the sender knows it is not about the file being broken.
+        const why = r.reason === "too_costly" ? `: ${r.detail}` : "";
+        issues.push({ path: `files[${i}]`, code: `pdf_${r.reason}`, message: `"${u.originalname}" ${REFUSAL_MESSAGE[r.reason]}${why}` });
+      }
     }),
   );
   return { pages, issues: issues.sort((a, b) => a.path.localeCompare(b.path)) };
@@ -94,7 +101,12 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
     async (req, res, next) => {
       stageDone(res, "auth");
       requireMultipart(req);
-      await limits.createsByCustomer.consume(res, String(principalOf(res).customerId), "Too many case files created for this account in a minute; slow down");
+      const customer = String(principalOf(res).customerId);
+      await limits.createsByCustomer.consume(res, customer, "Too many case files created for this account in a minute; slow down");
+      await limits.costlyPdfsByCustomer.assertUnder(
+        customer,
+        "Too many PDFs refused as too costly to inspect for this account in a minute; wait before sending more",
+      );
       stageDone(res, "limits");
       next();
     },
@@ -108,8 +120,11 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
         const key = headers["Idempotency-Key"];
         const body = (req.body ?? {}) as Record<string, unknown>;
         const issues = partIssues(body, uploads);
-        const inspected = await inspectUploads(ctx, uploads, (u) => u.staged.size > 0 && looksLikePdf(u.staged.head, u.staged.tail));
+        const inspected = await inspectUploads(ctx, principal.customerId, uploads, (u) => u.staged.size > 0 && looksLikePdf(u.staged.head, u.staged.tail));
         issues.push(...inspected.issues);
+        // Each costly refusal counts against the customer's budget, checked before its next upload is read.
+        for (const issue of inspected.issues)
+          if (issue.code === "pdf_too_costly") await limits.costlyPdfsByCustomer.recordFailure(String(principal.customerId));
         stageDone(res, "inspect");
         const data = typeof body.data === "string" ? body.data : undefined;
         const validation =

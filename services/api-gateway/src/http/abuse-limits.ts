@@ -13,6 +13,8 @@ export interface AbuseLimits {
   signingFailuresByAddress: RateLimit;
   signingRequestsByAddress: RateLimit;
   createsByCustomer: RateLimit;
+  /** Uploads refused as too costly to inspect, per customer: past it, its creates stop before the upload is read. */
+  costlyPdfsByCustomer: RateLimit;
   pollsByCustomer: RateLimit;
   pollsByJob: RateLimit;
   pollsByAddress: RateLimit;
@@ -43,6 +45,7 @@ export function abuseLimits(ctx: GatewayContext): AbuseLimits {
     signingFailuresByAddress: perMinute("signing-failures-address", c.SIGNING_FAILURES_PER_ADDRESS_PER_MINUTE),
     signingRequestsByAddress: perMinute("signing-requests-address", c.SIGNING_REQUESTS_PER_ADDRESS_PER_MINUTE),
     createsByCustomer: perMinute("creates-customer", c.CREATES_PER_CUSTOMER_PER_MINUTE),
+    costlyPdfsByCustomer: perMinute("costly-pdfs-customer", c.COSTLY_PDFS_PER_CUSTOMER_PER_MINUTE),
     pollsByCustomer: perMinute("job-polls-customer", c.JOB_POLLS_PER_CUSTOMER_PER_MINUTE),
     pollsByJob: perMinute("job-poll", c.JOB_POLL_LIMIT_PER_MINUTE, false),
     // The job-status endpoint needs no login: each lookup is a database query (issue 26, item 7).

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { inspectSeal, publicVerdict } from "@esign/seal";
 import type { GatewayContext } from "../context";
+import { addressTenant } from "../pdf-inspector";
 import { authenticate, principalOf } from "../auth/authenticate";
 import { abuseLimits, addressOf } from "../http/abuse-limits";
 import { readPdfUpload, uploadedPdf } from "./read-pdf-upload";
@@ -50,7 +51,7 @@ export function verificationRouter(ctx: GatewayContext): Router {
     try {
       const file = path.join(dir, "upload.pdf");
       await writeFile(file, bytes, { mode: 0o600 });
-      finding = await ctx.pdfInspector.checkSeal(file);
+      finding = await ctx.pdfInspector.checkSeal(file, addressTenant(addressOf(req)));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

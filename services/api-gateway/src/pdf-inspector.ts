@@ -1,0 +1,20 @@
+import type { AppConfig } from "@esign/config";
+import { PdfInspector } from "@esign/pdf-inspect";
+
+/** The gateway's PDF inspector, with every bound from the settings (docs/operating.md, "PDF inspection"). */
+export function createPdfInspector(config: AppConfig, onProblem?: (message: string, meta: Record<string, unknown>) => void): PdfInspector {
+  return new PdfInspector({
+    processes: config.PDF_INSPECTORS,
+    timeoutMs: config.PDF_INSPECT_TIMEOUT_MS,
+    maxInflatedBytes: config.PDF_INSPECT_MAX_INFLATED_BYTES,
+    maxHeapMb: config.PDF_INSPECT_MAX_HEAP_MB,
+    perTenant: config.PDF_INSPECT_PER_CUSTOMER,
+    nice: config.PDF_INSPECT_NICE,
+    onProblem,
+  });
+}
+
+/** The queue turn of a create's uploads: its customer. */
+export const customerTenant = (customerId: number): string => `customer:${customerId}`;
+/** The queue turn of a public /verify: its address (no login). */
+export const addressTenant = (address: string): string => `address:${address}`;
