@@ -28,6 +28,8 @@ import { check, type BenchContext, type ScenarioResult } from "./types";
 
 const B_RATE = 4;
 const A_RATE = 0.5;
+/** Hostile /verify uploads per second (16 MB each), from one address whose per-address limit is lifted: many addresses' worth. */
+const VERIFY_RATE = 2;
 const BOMB_INFLATED = 2 ** 30;
 const HEALTHZ_EVERY_MS = 25;
 const HEALTHZ_P99_MS = 50;
@@ -37,6 +39,35 @@ async function bombPdf(): Promise<NoncePdf> {
   const label = "0".repeat(NONCE_LENGTH);
   const bytes = await makeInflationBombPdf(BOMB_INFLATED, label);
   return { bytes, nonceOffset: bytes.indexOf(label), nonceLength: NONCE_LENGTH };
+}
+
+/**
+ * The issue's /verify attack (issue 26, item 1): a 16 MB file whose 40 /ByteRange entries all point at
+ * one signature gap of almost 2 MB of hex (the largest gap the search takes), padded to its size. Before
+ * the fix it blocked the gateway's event loop for 1.9 s and copied the gap once per entry.
+ */
+function hostileVerifyPdf(): Buffer {
+  const head = "%PDF-1.7\n1 0 obj\n<< /Type /Sig /Contents <";
+  const gapStart = head.length - 1;
+  const gap = "0a".repeat(1024 * 1024 - 8);
+  const gapEnd = gapStart + gap.length + 2;
+  const total = 16 * 1024 * 1024;
+  const ranges = Array.from({ length: 40 }, () => `/ByteRange [0 ${gapStart} ${gapEnd} ${total - gapEnd}]`).join("\n");
+  const body = `${head}${gap}>\n${ranges}\n>>\nendobj\n`;
+  const tail = "\n%%EOF\n";
+  return Buffer.concat([Buffer.from(body, "latin1"), Buffer.alloc(total - body.length - tail.length, 0x20), Buffer.from(tail, "latin1")]);
+}
+
+/** Posts the hostile file to the public /verify (no login); counts the answers by status. */
+function verifySender(agent: http.Agent, url: URL, file: Buffer, answers: Record<string, number>, latencies: number[]) {
+  const headers = { "content-type": "application/pdf", "content-length": file.length };
+  return async (_i: number, intendedAt: number): Promise<Outcome> => {
+    const res = await post(agent, url, headers, file, 120_000);
+    latencies.push(epochMs() - intendedAt);
+    const key = String(res.status);
+    answers[key] = (answers[key] ?? 0) + 1;
+    return res.status < 500 ? { ok: true } : { ok: false, detail: key };
+  };
 }
 
 function attackTemplate(bomb: NoncePdf): MultipartTemplate {
@@ -79,6 +110,7 @@ function probe(gateway: BenchProcess, everyMs: number) {
   const latencies: number[] = [];
   let failures = 0;
   let peakChildrenRss = 0;
+  let peakGatewayRss = 0;
   let running = true;
   const loop = (async () => {
     while (running) {
@@ -92,15 +124,25 @@ function probe(gateway: BenchProcess, everyMs: number) {
       const ms = performance.now() - t0;
       latencies.push(ms);
       peakChildrenRss = Math.max(peakChildrenRss, childrenRss(gateway.pid));
+      try {
+        peakGatewayRss = Math.max(peakGatewayRss, memory(gateway.pid).rss);
+      } catch {
+        // the gateway is gone
+      }
       await new Promise((r) => setTimeout(r, Math.max(0, everyMs - ms)));
     }
   })();
   return {
-    async stop(): Promise<{ latency: Percentiles; failures: number; peakChildrenRssMb: number }> {
+    async stop(): Promise<{ latency: Percentiles; failures: number; peakChildrenRssMb: number; peakGatewayRssMb: number }> {
       running = false;
       await loop;
       agent.destroy();
-      return { latency: percentiles(latencies), failures, peakChildrenRssMb: round(peakChildrenRss / 2 ** 20, 1) };
+      return {
+        latency: percentiles(latencies),
+        failures,
+        peakChildrenRssMb: round(peakChildrenRss / 2 ** 20, 1),
+        peakGatewayRssMb: round(peakGatewayRss / 2 ** 20, 1),
+      };
     },
   };
 }
@@ -138,7 +180,8 @@ async function gatewayWithCustomers(world: Awaited<ReturnType<typeof createWorld
   const warm = sender(agent, url, tokenB, ordinary, {});
   for (let i = 0; i < 10; i++) await warm(i, epochMs());
 
-  const phase = async (durationMs: number, attack?: MultipartTemplate): Promise<Phase> => {
+  const verifyUrl = new URL(`${gateway.url}/verify`);
+  const phase = async (durationMs: number, attack?: MultipartTemplate, verifyAttack?: Buffer): Promise<Phase> => {
     const bAnswers: Record<string, number> = {};
     const aAnswers: Record<string, number> = {};
     const aLatencies: number[] = [];
@@ -147,7 +190,11 @@ async function gatewayWithCustomers(world: Awaited<ReturnType<typeof createWorld
     const health = probe(gateway, HEALTHZ_EVERY_MS);
     const [b, a] = await Promise.all([
       runOpenModel({ rate: B_RATE, durationMs, drainTimeoutMs: 60_000, fire: sender(agent, url, tokenB, ordinary, bAnswers) }),
-      attack ? runOpenModel({ rate: A_RATE, durationMs, drainTimeoutMs: 60_000, fire: sender(agent, url, tokenA, attack, aAnswers, aLatencies) }) : undefined,
+      attack
+        ? runOpenModel({ rate: A_RATE, durationMs, drainTimeoutMs: 60_000, fire: sender(agent, url, tokenA, attack, aAnswers, aLatencies) })
+        : verifyAttack
+          ? runOpenModel({ rate: VERIFY_RATE, durationMs, drainTimeoutMs: 60_000, fire: verifySender(agent, verifyUrl, verifyAttack, aAnswers, aLatencies) })
+          : undefined,
     ]);
     const healthz = await health.stop();
     const inspectorCpuPct = round(((childrenCpuMs(gateway.pid) - i0) / (performance.now() - t0)) * 100, 1);
@@ -185,6 +232,11 @@ export async function inspectAbuseScenario(ctx: BenchContext): Promise<ScenarioR
   const budgeted = await gatewayWithCustomers(world, { RATE_LIMIT_SCALE: "1" });
   const limited = await budgeted.phase(durationMs, attack);
   await budgeted.stop();
+  // /verify's attack (item 1): the per-address limit lifted, as for an attacker with many addresses.
+  const verifyFile = hostileVerifyPdf();
+  const verifying = await gatewayWithCustomers(world, { RATE_LIMIT_SCALE: "1", VERIFY_REQUESTS_PER_ADDRESS_PER_MINUTE: "100000" });
+  const verified = await verifying.phase(durationMs, undefined, verifyFile);
+  await verifying.stop();
   await world.db.$disconnect();
 
   const wa = worst.a!;
@@ -192,6 +244,7 @@ export async function inspectAbuseScenario(ctx: BenchContext): Promise<ScenarioR
   const refusedAsCostly = wa.answers["400 pdf_too_costly"] ?? 0;
   const p99Ratio = worst.b.latency.p99 / quiet.b.latency.p99;
   const worstHealthP99 = Math.max(worst.healthz.latency.p99, limited.healthz.latency.p99);
+  const va = verified.a!;
   return {
     id: "inspect",
     title: "Upload inspection under abuse: inflation bombs from one customer beside another's ordinary creates",
@@ -199,6 +252,7 @@ export async function inspectAbuseScenario(ctx: BenchContext): Promise<ScenarioR
       `Gateway in production mode, default inspector settings (PDF_INSPECTORS 2, PDF_INSPECT_PER_CUSTOMER 1, PDF_INSPECT_MAX_INFLATED_BYTES 64 MiB, PDF_INSPECT_MAX_HEAP_MB 384, PDF_INSPECT_TIMEOUT_MS 20000, PDF_INSPECT_NICE 10), abuse limits at their real size (RATE_LIMIT_SCALE 1).`,
       `Customer B: ordinary creates (two 100 KB PDFs, fresh bytes each) at ${B_RATE}/s. Customer A: ${A_RATE} creates/s of three ${round(bomb.bytes.length / 2 ** 20, 2)} MB PDFs whose object streams inflate to ${BOMB_INFLATED / 2 ** 30} GiB each (fresh bytes each: no cached verdict).`,
       `Phases of ${durationMs / 1000} s: quiet (B alone); attack with COSTLY_PDFS_PER_CUSTOMER_PER_MINUTE off (every bomb inspected: the worst case); attack on a second gateway with it at its default 10 (then 429 before A's files are read).`,
+      `Then /verify (issue 26, item 1) on a third gateway: ${VERIFY_RATE}/s hostile files of 16 MB whose 40 /ByteRange entries all point at one ~2 MB hex gap, from one address with VERIFY_REQUESTS_PER_ADDRESS_PER_MINUTE lifted (an attacker with many addresses), beside B's creates.`,
       `/healthz asked every ${HEALTHZ_EVERY_MS} ms, one at a time, in every phase; create latencies are from the intended send time (open model).`,
     ],
     checks: [
@@ -210,6 +264,15 @@ export async function inspectAbuseScenario(ctx: BenchContext): Promise<ScenarioR
         `< ${HEALTHZ_P99_MS} ms`,
         worstHealthP99 < HEALTHZ_P99_MS && worst.healthz.failures + limited.healthz.failures === 0,
         `quiet ${round(quiet.healthz.latency.p99, 1)} ms; budget off ${round(worst.healthz.latency.p99, 1)} ms, on ${round(limited.healthz.latency.p99, 1)} ms`,
+      ),
+      check(
+        "verify-healthz",
+        "/healthz p99 during the /verify attack (16 MB, 40 ranges)",
+        verified.healthz.latency.p99,
+        "ms",
+        `< ${HEALTHZ_P99_MS} ms`,
+        verified.healthz.latency.p99 < HEALTHZ_P99_MS && verified.healthz.failures === 0 && failures(verified.b) === 0 && failures(va.run) === 0,
+        `B's creates meanwhile: ${fig(verified.b)}; /verify answers ${JSON.stringify(va.answers)}, p50 ${round(va.latency.p50, 0)} ms, p99 ${round(va.latency.p99, 0)} ms`,
       ),
       check(
         "inspect-b-failures",
@@ -247,16 +310,22 @@ export async function inspectAbuseScenario(ctx: BenchContext): Promise<ScenarioR
       { group: "/healthz", label: "attack, budget off", latency: worst.healthz.latency },
       { group: "/healthz", label: "attack, budget on", latency: limited.healthz.latency },
       { group: "A create (refused)", label: "budget off", latency: wa.latency },
+      { group: "B create", label: "/verify attack", latency: verified.b.latency },
+      { group: "/healthz", label: "/verify attack", latency: verified.healthz.latency },
+      { group: "hostile /verify", label: "16 MB, 40 ranges", latency: va.latency },
     ],
     data: {
       quiet: { ...quiet, b: summarize(quiet.b) },
       attackBudgetOff: { ...worst, b: summarize(worst.b), a: { ...wa, run: summarize(wa.run) } },
       attackBudgetOn: { ...limited, b: summarize(limited.b), a: { ...la, run: summarize(la.run) } },
+      verifyAttack: { ...verified, b: summarize(verified.b), a: { ...va, run: summarize(va.run) } },
       bombBytes: bomb.bytes.length,
+      verifyFileBytes: verifyFile.length,
     },
     notes: [
-      `inspector processes' CPU (% of one core): quiet ${quiet.inspectorCpuPct}, attack budget off ${worst.inspectorCpuPct}, budget on ${limited.inspectorCpuPct}`,
-      `their largest summed RSS: quiet ${quiet.healthz.peakChildrenRssMb} MB, attack budget off ${worst.healthz.peakChildrenRssMb} MB, on ${limited.healthz.peakChildrenRssMb} MB`,
+      `inspector processes' CPU (% of one core): quiet ${quiet.inspectorCpuPct}, attack budget off ${worst.inspectorCpuPct}, budget on ${limited.inspectorCpuPct}, /verify attack ${verified.inspectorCpuPct}`,
+      `their largest summed RSS: quiet ${quiet.healthz.peakChildrenRssMb} MB, attack budget off ${worst.healthz.peakChildrenRssMb} MB, on ${limited.healthz.peakChildrenRssMb} MB, /verify attack ${verified.healthz.peakChildrenRssMb} MB`,
+      `the gateway's own largest RSS: quiet ${quiet.healthz.peakGatewayRssMb} MB, attack budget off ${worst.healthz.peakGatewayRssMb} MB, /verify attack ${verified.healthz.peakGatewayRssMb} MB`,
       `B's answers: quiet ${JSON.stringify(quiet.bAnswers)}, budget off ${JSON.stringify(worst.bAnswers)}, on ${JSON.stringify(limited.bAnswers)}`,
       `A's answers: budget off ${JSON.stringify(wa.answers)}, on ${JSON.stringify(la.answers)}`,
     ],
