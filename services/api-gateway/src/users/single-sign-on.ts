@@ -28,7 +28,8 @@ async function verifiedEmail(claims: Readonly<Record<string, unknown>>, userInfo
   const source = typeof claims.email === "string" ? claims : ((await userInfo()) ?? {});
   const email = typeof source.email === "string" ? source.email.trim() : "";
   if (!email) throw new SsoRefused("failed", "login_failed", "The provider did not tell the email (the `email` claim; is the email scope in SSO_OIDC_SCOPES?)");
-  if (source.email_verified !== true) throw new SsoRefused("email_unverified", "login_failed", `The provider does not vouch that ${email} is verified (email_verified)`);
+  if (source.email_verified !== true)
+    throw new SsoRefused("email_unverified", "login_failed", `The provider does not vouch that ${email} is verified (email_verified)`);
   return email;
 }
 
@@ -87,7 +88,11 @@ export class SingleSignOn {
     if (!login) throw new SsoRefused("failed", "invalid_login_state", "The sign-in is invalid or expired; start it again from the sign-in page");
     const browserSecret = this.logins.finish(req, res, login);
     if (!browserSecret) {
-      throw new SsoRefused("failed", "login_session_missing", "This sign-in was started in another browser or already used; start it again from the sign-in page");
+      throw new SsoRefused(
+        "failed",
+        "login_session_missing",
+        "This sign-in was started in another browser or already used; start it again from the sign-in page",
+      );
     }
     let email: string;
     try {
@@ -95,9 +100,7 @@ export class SingleSignOn {
       email = await verifiedEmail(verified.claims, () => verified.userInfo());
     } catch (err) {
       if (err instanceof IdentityLoginFailed) {
-        throw err.reason === "cancelled"
-          ? new SsoRefused("cancelled", "login_cancelled", err.message)
-          : new SsoRefused("failed", "login_failed", err.message);
+        throw err.reason === "cancelled" ? new SsoRefused("cancelled", "login_cancelled", err.message) : new SsoRefused("failed", "login_failed", err.message);
       }
       if (err instanceof IdentityProviderUnavailable) throw new SsoRefused("unavailable", "identity_provider_unavailable", err.message);
       throw err;
