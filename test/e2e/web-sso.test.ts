@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { hashPassword, type CustomerCredentials } from "@esign/accounts";
-import { TEST_ENCRYPTION_KEY, closeTestDb, newCustomer, testDb } from "../support/api";
+import { closeTestDb, newCustomer, testDb } from "../support/api";
 import { rawRequest, startOidcTestProvider, TestBrowser, type OidcTestProvider, type RawAnswer } from "../support/oidc-test-provider";
-import { startSystem, type System } from "../support/system";
+import { SSO_CALLBACK_PATH as CALLBACK, startSsoGateways } from "../support/sso-gateways";
+import type { System } from "../support/system";
 
 /*
  * Single sign-on of the web application's users (issue 28 item 1) against a real OpenID provider
@@ -20,33 +21,11 @@ let ca: Buffer;
 let acme: CustomerCredentials;
 const tag = randomUUID().slice(0, 8);
 const email = (who: string) => `${who}-${tag}@example.test`;
-const CALLBACK = "/api/v3/session/sso/callback";
 
 beforeAll(async () => {
   provider = await startOidcTestProvider();
   ca = readFileSync(provider.ca.caFile);
-  const production = {
-    NODE_ENV: "production",
-    JWT_SECRET: "sso-test-jwt-secret-of-at-least-32-characters",
-    ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-    METRICS_TOKEN: "sso-test-metrics-token",
-    JOB_POLL_LIMIT_PER_MINUTE: "0",
-  };
-  system = await startSystem(
-    [],
-    {},
-    {
-      ...production,
-      SSO_OIDC_ISSUER: provider.issuer,
-      SSO_OIDC_CLIENT_ID: provider.clientId,
-      SSO_OIDC_CLIENT_SECRET: provider.clientSecret,
-      SSO_DISPLAY_NAME: "Acme Login",
-      // The gateway trusts the test CA the way a production machine trusts the public ones.
-      NODE_EXTRA_CA_CERTS: provider.ca.caFile,
-    },
-  );
-  plain = await startSystem([], {}, production);
-  await provider.setRedirectUri(`${system.gateway.url}${CALLBACK}`);
+  ({ sso: system, plain } = await startSsoGateways(provider, "Acme Login"));
   acme = await newCustomer();
   const passwordHash = await hashPassword("correct horse battery staple");
   await testDb().user.createMany({

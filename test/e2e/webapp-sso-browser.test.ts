@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createAdminUser, hashPassword } from "@esign/accounts";
-import { closeTestDb, newCustomer, TEST_ENCRYPTION_KEY, testDb } from "../support/api";
+import { closeTestDb, newCustomer, testDb } from "../support/api";
 import { describeInBrowser, launchChromium, runAxe, seriousViolations, watchProblems } from "../support/browser";
 import { startOidcTestProvider, type OidcTestProvider } from "../support/oidc-test-provider";
-import { startSystem, type System } from "../support/system";
+import { startSsoGateways } from "../support/sso-gateways";
+import type { System } from "../support/system";
 
 /*
  * Single sign-on in the web application (issue 28 item 1), in real Chromium against the real test
@@ -24,27 +25,7 @@ const MEMBER = `mads-${tag}@nordlys.example`;
 describeInBrowser("single sign-on in the web application (Chromium)", () => {
   beforeAll(async () => {
     provider = await startOidcTestProvider();
-    const production = {
-      NODE_ENV: "production",
-      JWT_SECRET: "sso-browser-jwt-secret-of-at-least-32-characters",
-      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-      METRICS_TOKEN: "sso-browser-metrics-token",
-      JOB_POLL_LIMIT_PER_MINUTE: "0",
-    };
-    system = await startSystem(
-      [],
-      {},
-      {
-        ...production,
-        SSO_OIDC_ISSUER: provider.issuer,
-        SSO_OIDC_CLIENT_ID: provider.clientId,
-        SSO_OIDC_CLIENT_SECRET: provider.clientSecret,
-        SSO_DISPLAY_NAME: "Nordlys ID",
-        NODE_EXTRA_CA_CERTS: provider.ca.caFile,
-      },
-    );
-    plain = await startSystem([], {}, production);
-    await provider.setRedirectUri(`${system.gateway.url}/api/v3/session/sso/callback`);
+    ({ sso: system, plain } = await startSsoGateways(provider, "Nordlys ID"));
     const customer = await newCustomer();
     await createAdminUser(testDb(), { customerId: customer.customerId, ...ADMIN });
     await testDb().user.create({

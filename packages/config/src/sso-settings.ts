@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OIDC_CLIENT_SCHEMA } from "./identity-settings";
 
 /**
  * Single sign-on for the web application's users through an OpenID provider (the customer's own:
@@ -7,16 +8,13 @@ import { z } from "zod";
  */
 export const SSO_SETTINGS = {
   /** The OpenID provider's issuer identifier; discovery reads `<issuer>/.well-known/openid-configuration`. */
-  SSO_OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
-  SSO_OIDC_CLIENT_ID: z.string().min(1).max(500).optional(),
-  SSO_OIDC_CLIENT_SECRET: z.string().min(1).max(2000).optional(),
+  SSO_OIDC_ISSUER: OIDC_CLIENT_SCHEMA.issuer,
+  SSO_OIDC_CLIENT_ID: OIDC_CLIENT_SCHEMA.clientId,
+  SSO_OIDC_CLIENT_SECRET: OIDC_CLIENT_SCHEMA.clientSecret,
   /** How the gateway authenticates at the token endpoint. */
-  SSO_OIDC_CLIENT_AUTH: z.enum(["client_secret_basic", "client_secret_post"]).default("client_secret_basic"),
+  SSO_OIDC_CLIENT_AUTH: OIDC_CLIENT_SCHEMA.clientAuth,
   /** Must include openid; `email` is what gives the claims the sign-in matches users by. */
-  SSO_OIDC_SCOPES: z
-    .string()
-    .default("openid email profile")
-    .refine((s) => s.split(/\s+/).includes("openid"), "must include openid"),
+  SSO_OIDC_SCOPES: OIDC_CLIENT_SCHEMA.scopes("openid email profile"),
   /** The button's words: "Sign in with <SSO_DISPLAY_NAME>". */
   SSO_DISPLAY_NAME: z.string().min(1).max(100).default("single sign-on"),
 };

@@ -1,17 +1,8 @@
-import { ConfigError, loadConfig } from "../src";
+import { loadConfig } from "../src";
+import { PRODUCTION_BASICS, problemsOf } from "./problems-of";
 
 const base = { DATABASE_URL: "postgresql://x@127.0.0.1/x" };
 const sso = { ...base, SSO_OIDC_ISSUER: "https://login.example.com", SSO_OIDC_CLIENT_ID: "esign-webapp", SSO_OIDC_CLIENT_SECRET: "secret" };
-
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  return [];
-}
 
 describe("single sign-on settings", () => {
   it("is off without an issuer; with one, reads the client and the defaults", () => {
@@ -33,10 +24,7 @@ describe("single sign-on settings", () => {
   it("wants an https issuer in production", () => {
     const production = {
       ...sso,
-      NODE_ENV: "production",
-      JWT_SECRET: "a-production-jwt-secret-0123456789",
-      ENCRYPTION_KEY: "9325e83fc7c7c11817299d67f09d4cb773420fcde4d51d61ca3b7d1725bd77d3",
-      METRICS_TOKEN: "m".repeat(16),
+      ...PRODUCTION_BASICS,
     };
     expect(problemsOf(production)).toEqual([]);
     expect(problemsOf({ ...production, SSO_OIDC_ISSUER: "http://login.example.com" })).toEqual(["SSO_OIDC_ISSUER: must be https in production"]);
