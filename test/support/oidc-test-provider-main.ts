@@ -59,8 +59,8 @@ class MemoryAdapter implements Adapter {
   }
 }
 
-/** accountId -> the national id the tester typed on the login page. */
-const people = new Map<string, string>();
+/** accountId -> what the tester typed on the login page: a national id, an email and whether it is verified. */
+const people = new Map<string, { nationalId?: string; email?: string; emailVerified: boolean }>();
 const authorizationRequests: Record<string, string>[] = [];
 let tamper: { claim: string; value: string } | null = null;
 
@@ -79,10 +79,19 @@ async function main(): Promise<void> {
     features: { devInteractions: { enabled: false } },
     pkce: { required: () => true },
     acrValues: ["urn:test:mitid:substantial", "urn:test:bankid-se"],
-    claims: { openid: ["sub"], ssn: ["national_id"] },
+    claims: { openid: ["sub"], ssn: ["national_id"], email: ["email", "email_verified"], profile: ["name"] },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     async findAccount(_ctx, accountId) {
-      return { accountId, claims: async () => ({ sub: accountId, national_id: people.get(accountId) ?? undefined }) };
+      const person = people.get(accountId);
+      return {
+        accountId,
+        claims: async () => ({
+          sub: accountId,
+          national_id: person?.nationalId,
+          email: person?.email,
+          email_verified: person?.email ? person.emailVerified : undefined,
+        }),
+      };
     },
     // First-party tests: consent is implied, a grant for the requested scopes is made on the spot.
     async loadExistingGrant(ctx: KoaContextWithOIDC) {
@@ -166,6 +175,7 @@ async function interaction(provider: Provider, _url: URL, req: IncomingMessage, 
     res.end(
       `<!doctype html><html lang="${escape(params.ui_locales ?? "en")}"><head><title>Test eID</title></head><body><h1>Test eID broker</h1>` +
         `<form method="post" action="/interaction/${escape(details.uid)}"><label>National id <input name="nationalId"></label>` +
+        `<label>Email <input name="email" type="email"></label><label><input name="emailVerified" type="checkbox" value="true" checked> Email verified</label>` +
         `<button name="decision" value="approve">Approve</button><button name="decision" value="cancel">Cancel</button></form></body></html>`,
     );
     return;
@@ -181,8 +191,9 @@ async function interaction(provider: Provider, _url: URL, req: IncomingMessage, 
     return;
   }
   const accountId = `person-${randomUUID()}`;
-  const nationalId = form.get("nationalId")?.trim();
-  if (nationalId) people.set(accountId, nationalId);
+  const nationalId = form.get("nationalId")?.trim() || undefined;
+  const email = form.get("email")?.trim() || undefined;
+  people.set(accountId, { nationalId, email, emailVerified: form.get("emailVerified") === "true" });
   const acr = params.acr_values?.split(" ")[0];
   await provider.interactionFinished(req, res, { login: { accountId, ...(acr ? { acr } : {}) } }, { mergeWithLastSubmission: false });
 }

@@ -40,20 +40,30 @@ const ZOidcMethods = z
   })
   .pipe(z.partialRecord(ZSecureSigningMethod, ZOidcMethodSettings));
 
+/** What every OpenID client setting is, whichever provider it names (this one, and single sign-on's: sso-settings.ts). */
+export const OIDC_CLIENT_SCHEMA = {
+  issuer: z.url({ protocol: /^https?$/ }).optional(),
+  clientId: z.string().min(1).max(500).optional(),
+  clientSecret: z.string().min(1).max(2000).optional(),
+  clientAuth: z.enum(["client_secret_basic", "client_secret_post"]).default("client_secret_basic"),
+  scopes: (byDefault: string) =>
+    z
+      .string()
+      .default(byDefault)
+      .refine((s) => s.split(/\s+/).includes("openid"), "must include openid"),
+};
+
 export const IDENTITY_SETTINGS = {
   /** Identity-provider adapter for secure signing methods. The simulator is refused in production. */
   IDENTITY_PROVIDER: z.enum(["simulator", "oidc"]).default("simulator"),
   /** The OpenID provider's issuer identifier; discovery reads `<issuer>/.well-known/openid-configuration`. */
-  OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
-  OIDC_CLIENT_ID: z.string().min(1).max(500).optional(),
-  OIDC_CLIENT_SECRET: z.string().min(1).max(2000).optional(),
+  OIDC_ISSUER: OIDC_CLIENT_SCHEMA.issuer,
+  OIDC_CLIENT_ID: OIDC_CLIENT_SCHEMA.clientId,
+  OIDC_CLIENT_SECRET: OIDC_CLIENT_SCHEMA.clientSecret,
   /** How the gateway authenticates at the token endpoint. */
-  OIDC_CLIENT_AUTH: z.enum(["client_secret_basic", "client_secret_post"]).default("client_secret_basic"),
+  OIDC_CLIENT_AUTH: OIDC_CLIENT_SCHEMA.clientAuth,
   /** Scopes of every login unless a method names its own. */
-  OIDC_SCOPES: z
-    .string()
-    .default("openid")
-    .refine((s) => s.split(/\s+/).includes("openid"), "must include openid"),
+  OIDC_SCOPES: OIDC_CLIENT_SCHEMA.scopes("openid"),
   /** The claim with the national id, for accessControl; a method's nationalIdClaim wins. */
   OIDC_NATIONAL_ID_CLAIM: z.string().min(1).max(200).optional(),
   OIDC_METHODS: ZOidcMethods.optional(),

@@ -2,6 +2,7 @@ import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { IDENTITY_SETTINGS, identitySettingProblems } from "./identity-settings";
+import { SSO_SETTINGS, ssoSettingProblems } from "./sso-settings";
 import { publicUrlProblem, weakKeyReason } from "./key-strength";
 
 // Relative paths in settings mean "from the repository root", whichever folder a service starts in.
@@ -273,6 +274,7 @@ export const ZEnv = z.object({
   EBOKS_GATEWAY: z.enum(["simulator"]).default("simulator"),
   /** Identity provider for secure signing methods (OpenID Connect or the simulator): identity-settings.ts. */
   ...IDENTITY_SETTINGS,
+  ...SSO_SETTINGS,
   /** Where the e-Boks simulator drops the mailbox messages it "delivers" (one JSON file each). */
   EBOKS_SIMULATOR_DIR: z.string().default(".data/eboks"),
 
@@ -401,6 +403,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     problems.push(`QUEUE_PREFIX: on Redis Cluster it must carry a hash tag, e.g. "{${env.QUEUE_PREFIX}}", so that each queue's keys share a slot`);
   }
   problems.push(...identitySettingProblems(env));
+  problems.push(...ssoSettingProblems(env));
   if (problems.length > 0) throw new ConfigError(problems);
   return deriveConfig(env);
 }

@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig } from "../src";
+import { loadConfig } from "../src";
+import { PRODUCTION_BASICS, problemsOf } from "./problems-of";
 
 const base = { DATABASE_URL: "postgresql://x@127.0.0.1/x" };
 const oidc = {
@@ -9,16 +10,6 @@ const oidc = {
   OIDC_CLIENT_SECRET: "secret",
   OIDC_METHODS: JSON.stringify({ "mitid.dk": { acrValues: "urn:grn:authn:dk:mitid:substantial", nationalIdClaim: "dk:cpr" }, bankid_se: {} }),
 };
-
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  return [];
-}
 
 describe("identity-provider settings", () => {
   it("reads the OpenID Connect adapter's settings, per-method settings from JSON", () => {
@@ -57,10 +48,7 @@ describe("identity-provider settings", () => {
   it("wants an https issuer in production", () => {
     const production = {
       ...oidc,
-      NODE_ENV: "production",
-      JWT_SECRET: "a-production-jwt-secret-0123456789",
-      ENCRYPTION_KEY: "9325e83fc7c7c11817299d67f09d4cb773420fcde4d51d61ca3b7d1725bd77d3",
-      METRICS_TOKEN: "m".repeat(16),
+      ...PRODUCTION_BASICS,
     };
     expect(problemsOf(production)).toEqual([]);
     expect(problemsOf({ ...production, OIDC_ISSUER: "http://broker.example.com" })).toEqual(["OIDC_ISSUER: must be https in production"]);

@@ -166,7 +166,7 @@ export { EsignApiError, EsignNetworkError, EsignResponseError } from "./errors";
 export { CASE_FILE_STATUS, SIGNER_STATUS } from "./schemas";
 export type { CaseFile, CopyRecipient, DeliveryAttempt, Document, Job, LogEntry, RecoverTask, RotatedSecret, Signer, Subscription } from "./schemas";
 export type { CaseFileInput, SignerInput, Language } from "./case-file-input";
-export type { Company, CompanyProfile, InvitationView, Role, Session, User } from "./users";
+export type { Company, CompanyProfile, InvitationView, Role, Session, SsoConfig, User } from "./users";
 export type { ApiCredential as Credential, IssuedApiCredential as NewCredential } from "./api-credentials";
 export type { Folder } from "./folders";
 export { EVENT_TYPES } from "./event-types";

@@ -14,7 +14,7 @@ export { Folders, FOLDERS_PATH } from "./folders";
 export type { Folder, FolderCreate, FolderListQuery, FolderUpdate } from "./folders";
 export { Contacts, CONTACTS_PATH } from "./contacts";
 export { CompanySettings, Sessions, Users, COMPANY_PATH, SESSION_PATH, USERS_PATH } from "./users";
-export type { Company, CompanyChange, CompanyProfile, Invitation, InvitationInput, InvitationView, Role, Session, User, UserChange } from "./users";
+export type { Company, CompanyChange, CompanyProfile, Invitation, InvitationInput, InvitationView, Role, Session, SsoConfig, User, UserChange } from "./users";
 export type { SessionState } from "./api";
 export { ApiCredentials, CREDENTIALS_PATH } from "./api-credentials";
 export type { ApiCredential, IssuedApiCredential } from "./api-credentials";

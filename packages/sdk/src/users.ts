@@ -23,6 +23,10 @@ export const ZSession = z.object({
 /** The signed-in user, and the CSRF token this client sends with every change. */
 export type Session = z.infer<typeof ZSession>;
 
+export const ZSsoConfig = z.object({ enabled: z.boolean(), displayName: z.string().nullable(), startUrl: z.string().nullable() });
+/** Whether single sign-on is offered; a browser signs in with it by going to `startUrl` (a navigation, not a call). */
+export type SsoConfig = z.infer<typeof ZSsoConfig>;
+
 export const ZUser = z.object({ id: z.number(), email: z.string(), name: z.string(), role: ZRole, createdAt: z.string(), disabledAt: z.string().nullable() });
 export type User = z.infer<typeof ZUser>;
 
@@ -91,6 +95,11 @@ export class Sessions {
   /** The current session (after a page load: the cookie is there, the CSRF token is read back). 401 when signed out. */
   async current(): Promise<Session> {
     return this.keep(await this.api.json({ method: "GET", path: SESSION_PATH, auth: "x-auth-token" }, ZSession));
+  }
+
+  /** Whether the web application offers single sign-on (SSO_OIDC_ISSUER), and the provider's name for the button. */
+  ssoConfig(): Promise<SsoConfig> {
+    return this.api.json({ method: "GET", path: `${SESSION_PATH}/sso`, auth: "none" }, ZSsoConfig);
   }
 
   async signOut(): Promise<void> {

@@ -11,6 +11,7 @@ import { caseFileReadRouter } from "./casefiles/read-route";
 import { penneoApiRouter } from "./casefiles/penneo-routes";
 import { folderRouter } from "./folders/folder-router";
 import { userRouter } from "./users/user-router";
+import { ssoRouter } from "./users/sso-router";
 import { companyRouter } from "./company/company-router";
 import { contactRouter } from "./contacts/contact-router";
 import { credentialRouter } from "./credentials/credential-router";
@@ -69,6 +70,7 @@ export function buildApp(ctx: GatewayContext): Express {
   app.use(penneoApiRouter(ctx));
   app.use(folderRouter(ctx));
   app.use(userRouter(ctx));
+  app.use(ssoRouter(ctx));
   app.use(companyRouter(ctx));
   app.use(contactRouter(ctx));
   app.use(credentialRouter(ctx));

@@ -9,6 +9,7 @@ import { webappRoutes } from "../webapp/webapp-contracts";
 import { folderRoutes } from "../folders/folder-contracts";
 import { folderShareRoutes } from "../folders/folder-share-contracts";
 import { userRoutes } from "../users/user-contracts";
+import { ssoRoutes } from "../users/sso-contracts";
 import { companyRoutes } from "../company/company-contracts";
 import { contactRoutes } from "../contacts/contact-contracts";
 import { credentialRoutes } from "../credentials/credential-contracts";
@@ -43,6 +44,7 @@ export function gatewayRoutes(config: AppConfig, options: GatewayRouteOptions): 
     ...PENNEO_API_VERSIONS.flatMap((v) => all(folderRoutes(v))),
     ...all(folderShareRoutes()),
     ...all(userRoutes()),
+    ...all(ssoRoutes()),
     ...all(companyRoutes()),
     ...PENNEO_API_VERSIONS.flatMap((v) => all(contactRoutes(v))),
     ...PENNEO_API_VERSIONS.flatMap((v) => all(archiveRoutes(v))),

@@ -1,10 +1,10 @@
 import { AppError } from "@esign/errors";
-import { createHash, randomBytes } from "node:crypto";
 import type { Request, Response } from "express";
 import { z } from "zod";
 import { openStoredId, type CaseFile, type Keyring, type Signer } from "@esign/db";
 import { ZSecureSigningMethod, type TSecureSigningMethod } from "@esign/schema";
 import type { IdentityLogin } from "../identity/identity-provider";
+import { BrowserBoundLogins, cookieOf, setLaxCookie } from "../identity/browser-login";
 import { deriveKey, seal, unixNow, unseal } from "../identity/sealed-value";
 import { signingPath } from "./signing-link";
 
@@ -58,43 +58,30 @@ export const sessionKeys = (encryptionKeyHex: string): SessionKeys => ({
   identity: deriveKey(encryptionKeyHex, "signing-identity-session"),
 });
 
-const digest = (v: string) => createHash("sha256").update(v).digest("base64url");
-
-function cookies(req: Request): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const part of (req.header("cookie") ?? "").split(";")) {
-    const i = part.indexOf("=");
-    if (i > 0) out.set(part.slice(0, i).trim(), part.slice(i + 1).trim());
-  }
-  return out;
-}
-
-function setCookie(res: Response, name: string, value: string, path: string, maxAgeSeconds: number, secure: boolean): void {
-  const attrs = [`${name}=${value}`, `Path=${path}`, `Max-Age=${maxAgeSeconds}`, "HttpOnly", "SameSite=Lax"];
-  if (secure) attrs.push("Secure");
-  res.append("Set-Cookie", attrs.join("; "));
-}
-
 export class IdentitySessions {
+  private readonly logins: BrowserBoundLogins<typeof ZLoginState>;
+
   constructor(
     private readonly keys: SessionKeys,
     private readonly secureCookies: boolean,
-  ) {}
+  ) {
+    this.logins = new BrowserBoundLogins(
+      { key: keys.state, cookie: LOGIN_COOKIE, path: SECURE_CALLBACK_PATH, ttlSeconds: LOGIN_TTL_SECONDS, secure: secureCookies },
+      ZLoginState,
+    );
+  }
 
   /**
    * Seals the login state and sets the nonce cookie it is bound to. The nonce is also the login's
    * browser secret: the identity provider adapter derives its own per-login secrets from it.
    */
   startLogin(res: Response, signerId: number, method: TSecureSigningMethod, purpose: LoginPurpose): { state: string; browserSecret: string } {
-    const nonce = randomBytes(18).toString("base64url");
-    setCookie(res, LOGIN_COOKIE, nonce, SECURE_CALLBACK_PATH, LOGIN_TTL_SECONDS, this.secureCookies);
-    const state = seal({ exp: unixNow() + LOGIN_TTL_SECONDS, sid: signerId, m: method, p: purpose, nh: digest(nonce) }, this.keys.state);
-    return { state, browserSecret: nonce };
+    return this.logins.start(res, { sid: signerId, m: method, p: purpose });
   }
 
   /** The callback's state: sealed by this gateway and not expired; it names the signer the login is for. */
   openLogin(state: unknown): LoginState & { state: string } {
-    const login = unseal(state, this.keys.state, ZLoginState);
+    const login = this.logins.open(state);
     if (!login || typeof state !== "string") {
       throw new AppError("invalid_login_state", "The identity login is invalid or expired; start it again from the signing page");
     }
@@ -103,11 +90,10 @@ export class IdentitySessions {
 
   /** Checks that this browser started the login and spends its nonce; returns the login's browser secret. */
   finishLogin(req: Request, res: Response, login: LoginState): string {
-    const nonce = cookies(req).get(LOGIN_COOKIE);
-    if (!nonce || digest(nonce) !== login.nh) {
+    const nonce = this.logins.finish(req, res, login);
+    if (!nonce) {
       throw new AppError("login_session_missing", "This identity login was started in another browser or already used; start it again from the signing page");
     }
-    setCookie(res, LOGIN_COOKIE, "", SECURE_CALLBACK_PATH, 0, this.secureCookies);
     return nonce;
   }
 
@@ -117,11 +103,11 @@ export class IdentitySessions {
       { exp: unixNow(now) + IDENTITY_TTL_SECONDS, sid: signerId, sub: login.subject, m: login.method, at: unixNow(now), nid: nationalIdEnc },
       this.keys.identity,
     );
-    setCookie(res, IDENTITY_COOKIE, value, signingPath(token), IDENTITY_TTL_SECONDS, this.secureCookies);
+    setLaxCookie(res, IDENTITY_COOKIE, value, signingPath(token), IDENTITY_TTL_SECONDS, this.secureCookies);
   }
 
   identityOf(req: Request, signerId: number): IdentityCookie | null {
-    const id = unseal(cookies(req).get(IDENTITY_COOKIE), this.keys.identity, ZIdentity);
+    const id = unseal(cookieOf(req, IDENTITY_COOKIE), this.keys.identity, ZIdentity);
     return id && id.sid === signerId ? id : null;
   }
 }

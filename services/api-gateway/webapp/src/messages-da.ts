@@ -11,6 +11,15 @@ export const da: Messages = {
     password: "Adgangskode",
     submit: "Log ind",
     failed: "E-mailen eller adgangskoden er forkert, eller kontoen er låst en stund.",
+    or: "eller",
+    sso: (name: string) => `Log ind med ${name}`,
+    ssoRefused: {
+      unknown_user: "Single sign-on lykkedes, men ingen bruger her har den e-mail. Bed en administrator om at invitere dig.",
+      email_unverified: "Din login-udbyder bekræfter ikke, at din e-mail er verificeret.",
+      cancelled: "Single sign-on blev annulleret.",
+      failed: "Single sign-on lykkedes ikke. Prøv igen.",
+      unavailable: "Login-udbyderen kan ikke nås lige nu. Prøv igen senere.",
+    },
   },
   invite: {
     title: "Tag imod invitationen",

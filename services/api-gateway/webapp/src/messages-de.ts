@@ -11,6 +11,15 @@ export const de: Messages = {
     password: "Passwort",
     submit: "Anmelden",
     failed: "E-Mail oder Passwort ist falsch, oder das Konto ist für eine Weile gesperrt.",
+    or: "oder",
+    sso: (name: string) => `Anmelden mit ${name}`,
+    ssoRefused: {
+      unknown_user: "Die Single-Sign-On-Anmeldung hat geklappt, aber kein Benutzer hier hat diese E-Mail. Bitten Sie einen Administrator um eine Einladung.",
+      email_unverified: "Ihr Anmeldedienst bestätigt nicht, dass Ihre E-Mail verifiziert ist.",
+      cancelled: "Die Single-Sign-On-Anmeldung wurde abgebrochen.",
+      failed: "Die Single-Sign-On-Anmeldung ist fehlgeschlagen. Versuchen Sie es erneut.",
+      unavailable: "Der Anmeldedienst ist gerade nicht erreichbar. Versuchen Sie es später erneut.",
+    },
   },
   invite: {
     title: "Einladung annehmen",

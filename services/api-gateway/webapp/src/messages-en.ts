@@ -10,6 +10,15 @@ export const en = {
     password: "Password",
     submit: "Sign in",
     failed: "The email or password is wrong, or the account is locked for a while.",
+    or: "or",
+    sso: (name: string) => `Sign in with ${name}`,
+    ssoRefused: {
+      unknown_user: "Single sign-on worked, but no user here has that email. Ask an administrator to invite you.",
+      email_unverified: "Your sign-in provider does not confirm that your email is verified.",
+      cancelled: "Single sign-on was cancelled.",
+      failed: "Single sign-on did not succeed. Try again.",
+      unavailable: "The sign-in provider cannot be reached right now. Try again later.",
+    },
   },
   invite: {
     title: "Accept the invitation",

@@ -11,6 +11,15 @@ export const fi: Messages = {
     password: "Salasana",
     submit: "Kirjaudu sisään",
     failed: "Sähköposti tai salasana on väärin, tai tili on hetken lukittuna.",
+    or: "tai",
+    sso: (name: string) => `Kirjaudu palvelulla ${name}`,
+    ssoRefused: {
+      unknown_user: "Kertakirjautuminen onnistui, mutta millään käyttäjällä täällä ei ole tätä sähköpostia. Pyydä ylläpitäjää kutsumaan sinut.",
+      email_unverified: "Kirjautumispalvelusi ei vahvista, että sähköpostisi on vahvistettu.",
+      cancelled: "Kertakirjautuminen peruttiin.",
+      failed: "Kertakirjautuminen ei onnistunut. Yritä uudelleen.",
+      unavailable: "Kirjautumispalveluun ei juuri nyt saada yhteyttä. Yritä myöhemmin uudelleen.",
+    },
   },
   invite: {
     title: "Hyväksy kutsu",

@@ -11,6 +11,15 @@ export const fr: Messages = {
     password: "Mot de passe",
     submit: "Se connecter",
     failed: "L'adresse e-mail ou le mot de passe est incorrect, ou le compte est bloqué pour un moment.",
+    or: "ou",
+    sso: (name: string) => `Se connecter avec ${name}`,
+    ssoRefused: {
+      unknown_user: "L'authentification unique a réussi, mais aucun utilisateur ici n'a cette adresse e-mail. Demandez une invitation à un administrateur.",
+      email_unverified: "Votre fournisseur de connexion ne confirme pas que votre adresse e-mail est vérifiée.",
+      cancelled: "L'authentification unique a été annulée.",
+      failed: "L'authentification unique a échoué. Réessayez.",
+      unavailable: "Le fournisseur de connexion est injoignable pour le moment. Réessayez plus tard.",
+    },
   },
   invite: {
     title: "Accepter l'invitation",

@@ -11,6 +11,15 @@ export const nl: Messages = {
     password: "Wachtwoord",
     submit: "Aanmelden",
     failed: "Het e-mailadres of wachtwoord klopt niet, of het account is een tijdje geblokkeerd.",
+    or: "of",
+    sso: (name: string) => `Inloggen met ${name}`,
+    ssoRefused: {
+      unknown_user: "Single sign-on is gelukt, maar geen gebruiker hier heeft dat e-mailadres. Vraag een beheerder om u uit te nodigen.",
+      email_unverified: "Uw inlogdienst bevestigt niet dat uw e-mailadres geverifieerd is.",
+      cancelled: "Single sign-on is geannuleerd.",
+      failed: "Single sign-on is niet gelukt. Probeer het opnieuw.",
+      unavailable: "De inlogdienst is nu niet bereikbaar. Probeer het later opnieuw.",
+    },
   },
   invite: {
     title: "De uitnodiging aannemen",

@@ -11,6 +11,15 @@ export const no: Messages = {
     password: "Passord",
     submit: "Logg inn",
     failed: "E-posten eller passordet er feil, eller kontoen er låst en stund.",
+    or: "eller",
+    sso: (name: string) => `Logg inn med ${name}`,
+    ssoRefused: {
+      unknown_user: "Single sign-on lyktes, men ingen bruker her har den e-posten. Be en administrator om å invitere deg.",
+      email_unverified: "Innloggingstjenesten din bekrefter ikke at e-posten din er verifisert.",
+      cancelled: "Single sign-on ble avbrutt.",
+      failed: "Single sign-on lyktes ikke. Prøv igjen.",
+      unavailable: "Innloggingstjenesten kan ikke nås akkurat nå. Prøv igjen senere.",
+    },
   },
   invite: {
     title: "Godta invitasjonen",

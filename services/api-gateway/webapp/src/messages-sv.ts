@@ -11,6 +11,15 @@ export const sv: Messages = {
     password: "Lösenord",
     submit: "Logga in",
     failed: "E-postadressen eller lösenordet är fel, eller så är kontot låst en stund.",
+    or: "eller",
+    sso: (name: string) => `Logga in med ${name}`,
+    ssoRefused: {
+      unknown_user: "Single sign-on lyckades, men ingen användare här har den e-postadressen. Be en administratör att bjuda in dig.",
+      email_unverified: "Din inloggningstjänst bekräftar inte att din e-postadress är verifierad.",
+      cancelled: "Single sign-on avbröts.",
+      failed: "Single sign-on lyckades inte. Försök igen.",
+      unavailable: "Inloggningstjänsten kan inte nås just nu. Försök igen senare.",
+    },
   },
   invite: {
     title: "Ta emot inbjudan",

@@ -4,6 +4,7 @@ import { client } from "../api";
 import { useI18n } from "../i18n";
 import { useStored } from "../stored";
 import { Field, Notice } from "../ui";
+import { SsoButton } from "./sso-button";
 
 export function SignInPage({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
   const { t } = useI18n();
@@ -47,6 +48,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (s: Session) => void })
           {t.signIn.submit}
         </button>
       </form>
+      <SsoButton />
     </section>
   );
 }
