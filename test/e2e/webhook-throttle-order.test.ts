@@ -53,17 +53,32 @@ describe("a throttled subscription", () => {
     process.stdout.write(`throttle ${RATE}/s: ${got.length} events over ${spanSeconds.toFixed(2)} s = ${rate.toFixed(2)}/s\n`);
     expect(rate).toBeLessThanOrEqual(RATE * 1.05);
 
-    // Waiting is not failing: one attempt each, all successes, no ladder step taken.
+    // Waiting is not failing: waiting for a turn makes no attempt and takes no ladder step, so each event
+    // has one successful attempt and every delivery succeeded. A failed attempt is allowed only as the
+    // receiver's or the machine's (an answer later than the 1 s limit: this receiver runs in the test's
+    // own process, and a clean-clone CI run on 5 shards recorded 501 attempts for 500 events), and is
+    // printed; anything else failing would be the throttle's doing.
     // The receiver has answered the last ones; their attempts are recorded just after (a CI run counted 494).
-    await eventually(async () => (await world.db.webhookAttempt.count({ where: { subscriptionId: sub.id } })) >= BURST, 10_000, "every attempt recorded");
-    const attempts = await world.db.webhookAttempt.findMany({ where: { subscriptionId: sub.id } });
-    expect(attempts).toHaveLength(BURST);
-    expect(attempts.every((a) => a.outcome === "success" && a.attemptNumber === 1)).toBe(true);
     await eventually(
-      async () => (await world.db.webhookDelivery.count({ where: { subscriptionId: sub.id, state: "succeeded", attempts: 1, ladderStep: 0 } })) === BURST,
+      async () => (await world.db.webhookAttempt.count({ where: { subscriptionId: sub.id, outcome: "success" } })) >= BURST,
       10_000,
-      "every delivery succeeded at its first attempt",
+      "every success recorded",
     );
+    const attempts = await world.db.webhookAttempt.findMany({ where: { subscriptionId: sub.id } });
+    const successes = attempts.filter((a) => a.outcome === "success");
+    const failed = attempts.filter((a) => a.outcome !== "success");
+    if (failed.length > 0) process.stdout.write(`throttle: ${failed.length} attempt(s) failed on their own: ${JSON.stringify(failed.map((a) => a.cause))}\n`);
+    expect(failed.filter((a) => a.cause !== "response_timeout" && a.cause !== "connect_timeout")).toEqual([]);
+    expect(successes).toHaveLength(BURST);
+    expect(new Set(successes.map((a) => a.eventId)).size).toBe(BURST);
+    expect(attempts.filter((a) => a.attemptNumber === 1)).toHaveLength(BURST);
+    await eventually(
+      async () =>
+        (await world.db.webhookDelivery.count({ where: { subscriptionId: sub.id, state: "succeeded", attempts: { lte: 1 + failed.length } } })) === BURST,
+      10_000,
+      "every delivery succeeded",
+    );
+    expect(await world.db.webhookDelivery.count({ where: { subscriptionId: sub.id, attempts: { gt: 1 } } })).toBe(failed.length);
   });
 
   it("can be changed and lifted through the API (null: no limit), refusing a rate out of bounds", async () => {
