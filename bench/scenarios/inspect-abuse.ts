@@ -58,18 +58,6 @@ function hostileVerifyPdf(): Buffer {
   return Buffer.concat([Buffer.from(body, "latin1"), Buffer.alloc(total - body.length - tail.length, 0x20), Buffer.from(tail, "latin1")]);
 }
 
-/** Posts the hostile file to the public /verify (no login); counts the answers by status. */
-function verifySender(agent: http.Agent, url: URL, file: Buffer, answers: Record<string, number>, latencies: number[]) {
-  const headers = { "content-type": "application/pdf", "content-length": file.length };
-  return async (_i: number, intendedAt: number): Promise<Outcome> => {
-    const res = await post(agent, url, headers, file, 120_000);
-    latencies.push(epochMs() - intendedAt);
-    const key = String(res.status);
-    answers[key] = (answers[key] ?? 0) + 1;
-    return res.status < 500 ? { ok: true } : { ok: false, detail: key };
-  };
-}
-
 function attackTemplate(bomb: NoncePdf): MultipartTemplate {
   const names = ["one.pdf", "two.pdf", "three.pdf"];
   const data = {
@@ -147,17 +135,55 @@ function probe(gateway: BenchProcess, everyMs: number) {
   };
 }
 
-/** Sends one create per call; counts the answers by status and error codes, and records every answer's latency (refusals too). */
-function sender(agent: http.Agent, url: URL, token: string, tpl: MultipartTemplate, answers: Record<string, number>, latencies: number[] = []) {
-  const headers = { "content-type": tpl.contentType, "content-length": tpl.contentLength, "x-auth-token": token };
+/**
+ * Sends one POST per call; counts the answers by status (and a 400's error codes) and records every
+ * answer's latency, refusals too. `ok` says which statuses count as handled.
+ */
+function poster(
+  agent: http.Agent,
+  url: URL,
+  headers: Record<string, string | number>,
+  body: () => readonly Buffer[] | Buffer,
+  answers: Record<string, number>,
+  latencies: number[],
+  ok: (status: number) => boolean,
+) {
   return async (_i: number, intendedAt: number): Promise<Outcome> => {
-    const res = await post(agent, url, headers, tpl.chunks(), 120_000);
+    const res = await post(agent, url, headers, body(), 120_000);
     latencies.push(epochMs() - intendedAt);
     const codes = res.status === 400 ? [...new Set((JSON.parse(res.body) as { errors?: { code: string }[] }).errors?.map((e) => e.code) ?? [])].join("+") : "";
     const key = `${res.status}${codes ? ` ${codes}` : ""}`;
     answers[key] = (answers[key] ?? 0) + 1;
-    return res.status === 200 ? { ok: true } : { ok: false, detail: key };
+    return ok(res.status) ? { ok: true } : { ok: false, detail: key };
   };
+}
+
+/** Creates from a multipart template: only a 200 is a success. */
+function sender(agent: http.Agent, url: URL, token: string, tpl: MultipartTemplate, answers: Record<string, number>, latencies: number[] = []) {
+  const headers = { "content-type": tpl.contentType, "content-length": tpl.contentLength, "x-auth-token": token };
+  return poster(
+    agent,
+    url,
+    headers,
+    () => tpl.chunks(),
+    answers,
+    latencies,
+    (status) => status === 200,
+  );
+}
+
+/** The hostile file to the public /verify (no login): any answer but a 5xx is the gateway coping. */
+function verifySender(agent: http.Agent, url: URL, file: Buffer, answers: Record<string, number>, latencies: number[]) {
+  const headers = { "content-type": "application/pdf", "content-length": file.length };
+  return poster(
+    agent,
+    url,
+    headers,
+    () => file,
+    answers,
+    latencies,
+    (status) => status < 500,
+  );
 }
 
 interface Phase {

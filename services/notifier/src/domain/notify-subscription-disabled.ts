@@ -2,9 +2,9 @@ import { advisoryXactLock, run, runOne, type Tx } from "@esign/db";
 import { EMAIL_DEFAULT_LANGUAGE, resolveLanguage } from "@esign/i18n";
 import { MailDeliveryError } from "@esign/mailer";
 import type { NotifierContext } from "../context";
-import { dedupeAddresses } from "./recipients";
 import { subscriptionDisabledMessage } from "./subscription-disabled-message";
-import { customerAdminEmailsSql, lastFailedAttemptSql, markDisabledNotifiedSql, subscriptionToNotifySql } from "./notify-subscription-disabled.sql";
+import { markDisabledNotifiedSql, subscriptionToNotifySql } from "./notify-subscription-disabled.sql";
+import { lastFailureOf, noticeRecipients } from "./subscription-notice";
 
 export type NotifyOutcome =
   | { status: "sent"; messageId: string; recipients: string[]; rejected: string[] }
@@ -46,15 +46,13 @@ export async function notifySubscriptionDisabled(ctx: NotifierContext, subscript
     const disabledAt = sub.disabledAt;
     if (sub.disabledNotifiedAt && sub.disabledNotifiedAt >= disabledAt) return { status: "skipped", reason: "already_notified" } as const;
 
-    const admins = await run(tx, customerAdminEmailsSql, { customerId: sub.customerId });
-    const recipients = dedupeAddresses([sub.creatorEmail, ...admins.map((a) => a.email)]);
+    const recipients = await noticeRecipients(tx, sub.customerId, sub.creatorEmail);
     if (recipients.length === 0) {
       ctx.logger.error("subscription disabled but nobody to tell: creator and admins have no email address", { subscriptionId });
       await markNotified(tx, subscriptionId, disabledAt);
       return { status: "skipped", reason: "no_recipients" } as const;
     }
 
-    const lastFailure = await runOne(tx, lastFailedAttemptSql, { subscriptionId });
     const message = subscriptionDisabledMessage({
       subscriptionId,
       endpoint: sub.endpoint,
@@ -62,7 +60,7 @@ export async function notifySubscriptionDisabled(ctx: NotifierContext, subscript
       customerName: sub.customerName,
       language: resolveLanguage([sub.customerLanguage], EMAIL_DEFAULT_LANGUAGE),
       disabledAt,
-      lastFailure: lastFailure ? { cause: lastFailure.cause, httpStatus: lastFailure.httpStatus, at: lastFailure.createdAt } : undefined,
+      lastFailure: await lastFailureOf(tx, subscriptionId),
       apiBaseUrl: ctx.config.PUBLIC_BASE_URL,
       recipients,
     });

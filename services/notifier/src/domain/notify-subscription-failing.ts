@@ -2,8 +2,8 @@ import { advisoryXactLock, run, runOne } from "@esign/db";
 import { EMAIL_DEFAULT_LANGUAGE, resolveLanguage } from "@esign/i18n";
 import { MailDeliveryError } from "@esign/mailer";
 import type { NotifierContext } from "../context";
-import { customerAdminEmailsSql, lastFailedAttemptSql, subscriptionToNotifySql } from "./notify-subscription-disabled.sql";
-import { dedupeAddresses } from "./recipients";
+import { subscriptionToNotifySql } from "./notify-subscription-disabled.sql";
+import { lastFailureOf, noticeRecipients } from "./subscription-notice";
 import { subscriptionFailingMessage } from "./subscription-failing-message";
 
 export type FailingOutcome =
@@ -28,17 +28,15 @@ export async function notifySubscriptionFailing(ctx: NotifierContext, subscripti
       const sub = await runOne(tx, subscriptionToNotifySql, { subscriptionId });
       if (!sub) return { status: "skipped", reason: "not_found" } as const;
       if (sub.deletedAt || !sub.isActive) return { status: "skipped", reason: "not_active" } as const;
-      const admins = await run(tx, customerAdminEmailsSql, { customerId: sub.customerId });
-      const recipients = dedupeAddresses([sub.creatorEmail, ...admins.map((a) => a.email)]);
+      const recipients = await noticeRecipients(tx, sub.customerId, sub.creatorEmail);
       if (recipients.length === 0) return { status: "skipped", reason: "no_recipients" } as const;
-      const lastFailure = await runOne(tx, lastFailedAttemptSql, { subscriptionId });
       const message = subscriptionFailingMessage({
         subscriptionId,
         endpoint: sub.endpoint,
         customerName: sub.customerName,
         language: resolveLanguage([sub.customerLanguage], EMAIL_DEFAULT_LANGUAGE),
         since,
-        lastFailure: lastFailure ? { cause: lastFailure.cause, httpStatus: lastFailure.httpStatus, at: lastFailure.createdAt } : undefined,
+        lastFailure: await lastFailureOf(tx, subscriptionId),
         apiBaseUrl: ctx.config.PUBLIC_BASE_URL,
         recipients,
       });
