@@ -48,12 +48,13 @@ const create = (caseFile: Record<string, unknown>) =>
 
 describe("lifecycle timers", () => {
   it("expires a pending case file at its expireAt (7, sign.casefile.expired)", async () => {
-    // Six seconds out: on a loaded machine the case file goes pending (its activation is a job of its
-    // own) a few seconds after the create is answered; a CI run saw it still 0 right after.
-    const expireAt = inSeconds(6);
+    // Twelve seconds out: the creation job sends the case file only if its expireAt is still ahead, and
+    // on a loaded CI machine create plus job took longer than 3 s (then 6 s): the case file stayed new
+    // (0) and went on to expire unsent. The precondition is checked, not assumed.
+    const expireAt = inSeconds(12);
     const id = await create({ expireAt, signers: [signer("Eve")] });
     const db = testDb();
-    await until(async () => (await db.caseFile.findUniqueOrThrow({ where: { id } })).status === 1, 5_000);
+    expect((await db.caseFile.findUniqueOrThrow({ where: { id } })).status).toBe(1);
 
     // An expire job that fires too early (expireAt moved, clock skew) goes back to sleep until expireAt.
     const early = "expire-early-test";
@@ -61,7 +62,7 @@ describe("lifecycle timers", () => {
     await until(async () => (await (await queue.producer.queue("casefile").getJob(early))?.getState()) === "delayed", 5_000);
     expect((await db.caseFile.findUniqueOrThrow({ where: { id } })).status).toBe(1);
 
-    await until(async () => (await db.caseFile.findUniqueOrThrow({ where: { id } })).status === 7, 10_000);
+    await until(async () => (await db.caseFile.findUniqueOrThrow({ where: { id } })).status === 7, 15_000);
     await until(async () => (await (await queue.producer.queue("casefile").getJob(early))?.getState()) === "completed", 5_000);
     const cf = await db.caseFile.findUniqueOrThrow({ where: { id } });
     expect(cf.expiredAt!.getTime()).toBeGreaterThanOrEqual(expireAt * 1000);
@@ -75,7 +76,7 @@ describe("lifecycle timers", () => {
     await queue.producer.enqueue("casefile", "advance", { caseFileId: id }, { jobId: `advance-${eventId}` });
     await until(async () => (await (await queue.producer.queue("casefile").getJob(`advance-${eventId}`))?.getState()) === "completed");
     expect((await db.caseFile.findUniqueOrThrow({ where: { id } })).status).toBe(7);
-  }, 30_000);
+  }, 60_000);
 
   it("keeps a signer with a future activeAt new (0) until then, and activates it then", async () => {
     const activeAt = inSeconds(3);
