@@ -5,7 +5,7 @@ import { cpuMs, machineCpu, machineCpuMs } from "../support/proc";
 import { CompletionWatch } from "../support/queue-events";
 import { startBenchService, type BenchProcess } from "../support/services";
 import { typedSqlByStatement, typedSqlSecondsOf, typedSqlShares } from "../support/typed-sql-cost";
-import { benchCpuMs, spread, spreadReason } from "../support/noise";
+import { OwnCpu, spread, spreadReason } from "../support/noise";
 import { median, percentiles, round } from "../support/stats";
 import { createWorld } from "../support/world";
 import { startBaselineTarget, startGatewayTarget, type CreateTarget } from "./create-targets";
@@ -29,7 +29,7 @@ const SQL_RATE = 20;
 interface Side {
   target: CreateTarget;
   watch: CompletionWatch;
-  /** The run's id: its processes and databases are what `benchCpuMs` counts. */
+  /** The run's id: its processes and databases are what `OwnCpu` counts. */
   runId: string;
 }
 
@@ -38,7 +38,9 @@ async function measure(side: Side, rate: number, durationMs: number, procs: Benc
   const sql0 = await typedSqlSecondsOf(procs, metricsToken);
   const cpu0 = procs.map((p) => cpuMs(p.pid));
   const m0 = machineCpu();
-  const own0 = benchCpuMs(side.runId);
+  // Sampled through the step (OwnCpu): a PostgreSQL backend that exits within it keeps the CPU it spent
+  // (two readings alone lost it, and a probe step once read -193.6 ms per create).
+  const own = new OwnCpu(side.runId);
   const t0 = performance.now();
   const http = await runOpenModel({
     rate,
@@ -51,7 +53,7 @@ async function measure(side: Side, rate: number, durationMs: number, procs: Benc
   const wall = performance.now() - t0;
   const cpuUsed = procs.map((p, i) => cpuMs(p.pid) - cpu0[i]!);
   const m1 = machineCpu();
-  const own1 = benchCpuMs(side.runId);
+  const ownMs = own.stop();
   const typedSql = typedSqlShares(procs, sql0, await typedSqlSecondsOf(procs, metricsToken), cpuUsed);
   const latencies = ids.map((id) => {
     const at = side.watch.completedAt.get(id);
@@ -75,7 +77,7 @@ async function measure(side: Side, rate: number, durationMs: number, procs: Benc
     machineCpuMsPerCreate: round(machineCpuMs(m1.busy - m0.busy) / Math.max(1, done), 1),
     // The same, of the bench's own processes only (services, baseline, PostgreSQL backends of the run,
     // its redis-server, the load generator): what a neighbour's work on the shared machine cannot inflate.
-    ownCpuMsPerCreate: round((own1 - own0) / Math.max(1, done), 1),
+    ownCpuMsPerCreate: round(ownMs / Math.max(1, done), 1),
     // Of each service's CPU in the step, what building and compiling typed SQL took (issue 15).
     typedSql,
   };
@@ -179,7 +181,7 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
         "Whole system in production mode: gateway, casefile-worker (with the outbox relay), webhook-dispatcher, notifier (file outbox, no SMTP).",
         `Open model at ${RATE} creates/s for ${stepMs / 1000} s; latency = intended send time -> BullMQ 'completed' event of the creation job (read by QueueEvents); creates not completed within 90 s count as infinite.`,
         `Reference: baseline server + one-UPDATE BullMQ consumer at the same rate, run before and after each of the ${ctx.repeats} system steps; p99 and CPU per create judged on the medians.`,
-        "CPU per create vs the baseline: CPU time of the bench's own processes (services or baseline, PostgreSQL backends of the run's databases, its redis-server, the load generator; support/noise.ts benchCpuMs) during the step, per completed create: a neighbour's load on the shared machine is not in it.",
+        "CPU per create vs the baseline: CPU time of the bench's own processes (services or baseline, PostgreSQL backends of the run's databases, its redis-server, the load generator; support/noise.ts OwnCpu) during the step, per completed create: a neighbour's load on the shared machine is not in it.",
         `Capacity probe: ascending rates ${PROBE_RATES.join(", ")}/s (5 s each) until a rate has p99 >= ${P99_LIMIT_MS} ms twice in a row (a missed step is measured once more).`,
         "CPU per create: /proc CPU time of each service process during the step, divided by the creates completed.",
         `Typed SQL: each service's esign_typed_sql_compile_seconds (wall time inside compiles) before and after a step (scraped outside the CPU window), over its /proc CPU time in the step; judged at ${SQL_RATE}/s, where a core is free.`,

@@ -102,12 +102,6 @@ function sumCpuMs(pids: readonly string[]): number {
   return total;
 }
 
-/** CPU milliseconds used so far by the bench's processes (see treeCpuMs), the run's live PostgreSQL backends included. */
-export function benchCpuMs(runId: string): number {
-  const pids = benchPids(runId);
-  return treeCpuMs(pids) + sumCpuMs(pids.postgres);
-}
-
 /**
  * The bench's CPU over a scenario, in which its processes come and go: the process tree's from two
  * readings (exact: exited children's time is in their parents'), the run's PostgreSQL backends' read

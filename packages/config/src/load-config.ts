@@ -132,6 +132,12 @@ export const ZEnv = z.object({
   PDF_INSPECT_MAX_HEAP_MB: zInt(384, 64),
   /** Files of one customer (or, for /verify, one address) inspected at once; the rest wait their turn, round-robin with other customers'. */
   PDF_INSPECT_PER_CUSTOMER: zInt(1, 1),
+  /**
+   * Work-conserving inspection: a customer past its share may use a process nobody else has work
+   * for; once such a run is this old (ms) and another customer's file waits, it is stopped and runs
+   * again in its own turn. 0: never past the share (a single busy customer uses one process).
+   */
+  PDF_INSPECT_BORROW_MS: zInt(500, 0),
   /** Scheduling niceness of the inspector processes (0-19): under CPU pressure the gateway's own requests and /healthz go first. */
   PDF_INSPECT_NICE: z.coerce.number().int().min(0).max(19).default(10),
 

@@ -16,6 +16,13 @@ export interface PdfInspectorOptions {
   maxHeapMb?: number;
   /** Files of one tenant (customer, address) inspected at once (PDF_INSPECT_PER_CUSTOMER); the rest wait their turn. */
   perTenant?: number;
+  /**
+   * Work-conserving (PDF_INSPECT_BORROW_MS): a tenant past its share may use a process nobody else
+   * has work for; once such a borrowed run is this old and another tenant's file waits within its
+   * share, the run is stopped (its process replaced) and its file goes back to the head of its
+   * tenant's queue, to run within the share. 0: never borrow (strictly `perTenant`).
+   */
+  borrowMs?: number;
   /** Scheduling niceness of the processes (PDF_INSPECT_NICE, 0-19): the gateway's own work (every other request, /healthz) goes first. */
   nice?: number;
   /** Results remembered by content address: the same file uploaded again is not parsed again. */
@@ -23,7 +30,7 @@ export interface PdfInspectorOptions {
   onProblem?: (message: string, meta: Record<string, unknown>) => void;
 }
 
-export const PDF_INSPECT_DEFAULTS = { maxInflatedBytes: 64 * 2 ** 20, maxHeapMb: 384, perTenant: 1, nice: 10 } as const;
+export const PDF_INSPECT_DEFAULTS = { maxInflatedBytes: 64 * 2 ** 20, maxHeapMb: 384, perTenant: 1, nice: 10, borrowMs: 500 } as const;
 
 /** A result, and whether it is about the file (remembered) or about this machine or this moment (not). */
 interface Verdict {
@@ -31,9 +38,11 @@ interface Verdict {
   aboutTheFile: boolean;
 }
 
+// `resent`: sent again after its process was lost before it got it; `preempted`: a borrowed run was
+// stopped for another tenant, so it waits for its tenant's share and never borrows again.
 type Job =
-  | { kind: "inspect"; path: string; resolve: (v: Verdict) => void; resent?: boolean }
-  | { kind: "seal"; path: string; resolve: (v: SealFinding | null | Error) => void; resent?: boolean };
+  | { kind: "inspect"; path: string; resolve: (v: Verdict) => void; resent?: boolean; preempted?: boolean }
+  | { kind: "seal"; path: string; resolve: (v: SealFinding | null | Error) => void; resent?: boolean; preempted?: boolean };
 
 interface Running {
   id: number;
@@ -41,6 +50,11 @@ interface Running {
   tenant: string;
   child: ChildProcess;
   timer: NodeJS.Timeout;
+  /** Started past its tenant's share, on a process nobody else had work for. */
+  borrowed: boolean;
+  /** Set when a borrowed run has had its PDF_INSPECT_BORROW_MS: another tenant's arrival stops it. */
+  borrowTimer?: NodeJS.Timeout;
+  overdue?: boolean;
 }
 
 interface Slot {
@@ -77,6 +91,7 @@ export class PdfInspector {
   private readonly cache = new Map<string, PdfInspection>();
   private readonly maxInflatedBytes: number;
   private readonly maxHeapMb: number;
+  private readonly borrowMs: number;
   private nextId = 1;
   private closed = false;
 
@@ -85,6 +100,7 @@ export class PdfInspector {
     this.queue = new FairQueue(Math.max(1, opts.perTenant ?? PDF_INSPECT_DEFAULTS.perTenant));
     this.maxInflatedBytes = opts.maxInflatedBytes ?? PDF_INSPECT_DEFAULTS.maxInflatedBytes;
     this.maxHeapMb = opts.maxHeapMb ?? PDF_INSPECT_DEFAULTS.maxHeapMb;
+    this.borrowMs = opts.borrowMs ?? PDF_INSPECT_DEFAULTS.borrowMs;
   }
 
   /** Inspects the file at `filePath`, whose content address is `sha256`, in `tenant`'s turn. Never throws. */
@@ -127,6 +143,7 @@ export class PdfInspector {
     this.queue.push(tenant, job);
     this.warm();
     this.pump();
+    this.preemptOverdue();
   }
 
   /**
@@ -139,22 +156,53 @@ export class PdfInspector {
     for (const slot of this.slots) if (!slot.process?.connected) this.ensure(slot);
   }
 
-  /** Starts waiting work on every idle process, in the queue's order. */
+  /** Starts waiting work on every idle process, in the queue's order (borrowing idle processes past a tenant's share). */
   private pump(): void {
     if (this.closed) return;
     for (const slot of this.slots) {
       if (slot.running) continue;
-      const next = this.queue.next();
+      const next = this.queue.next({ borrow: this.borrowMs > 0, mayBorrow: (job) => !job.preempted });
       if (!next) return;
-      this.start(slot, next.tenant, next.item);
+      this.start(slot, next.tenant, next.item, next.borrowed);
     }
   }
 
-  private start(slot: Slot, tenant: string, job: Job): void {
+  /**
+   * A file arrived and may be waiting within its tenant's share while another tenant's borrowed run,
+   * past its PDF_INSPECT_BORROW_MS, holds a process: that run is stopped for it (one per arrival).
+   */
+  private preemptOverdue(): void {
+    const slot = this.slots.find((s) => s.running?.borrowed && s.running.overdue && this.queue.waitsWithinShare(s.running.tenant));
+    if (slot) this.preempt(slot);
+  }
+
+  /** A borrowed run has had its time: stopped now if another tenant's file waits within its share, else when one arrives. */
+  private borrowDue(slot: Slot, id: number): void {
+    const running = slot.running;
+    if (running?.id !== id) return;
+    running.overdue = true;
+    if (this.queue.waitsWithinShare(running.tenant)) this.preempt(slot);
+  }
+
+  /** Stops a borrowed run (its process replaced) and puts its file back at the head of its tenant's queue. */
+  private preempt(slot: Slot): void {
+    const running = slot.running;
+    if (!running) return;
+    this.opts.onProblem?.("borrowed pdf inspection stopped for another customer's file; it runs again in its own turn", {
+      tenant: running.tenant,
+      borrowMs: this.borrowMs,
+    });
+    this.replace(slot);
+    const job = this.release(slot);
+    if (job) this.queue.pushFront(running.tenant, { ...job, preempted: true });
+  }
+
+  private start(slot: Slot, tenant: string, job: Job, borrowed: boolean): void {
     const child = this.ensure(slot);
     const id = this.nextId++;
     const timer = setTimeout(() => this.timedOut(slot, id), this.opts.timeoutMs);
-    slot.running = { id, job, tenant, child, timer };
+    const borrowTimer = borrowed ? setTimeout(() => this.borrowDue(slot, id), this.borrowMs) : undefined;
+    slot.running = { id, job, tenant, child, timer, borrowed, borrowTimer };
     const req: InspectRequest | SealRequest =
       job.kind === "inspect" ? { id, path: job.path, maxInflatedBytes: this.maxInflatedBytes } : { id, op: "seal", path: job.path };
     child.send(req, (err) => {
@@ -188,6 +236,7 @@ export class PdfInspector {
     if (!running) return undefined;
     slot.running = null;
     clearTimeout(running.timer);
+    clearTimeout(running.borrowTimer);
     this.queue.done(running.tenant);
     queueMicrotask(() => this.pump());
     return running.job;

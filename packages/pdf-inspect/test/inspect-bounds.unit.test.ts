@@ -53,14 +53,36 @@ describe("FairQueue", () => {
     for (const item of ["a1", "a2", "a3"]) q.push("A", item);
     q.push("B", "b1");
     q.push("C", "c1");
-    expect(q.next()).toEqual({ tenant: "A", item: "a1" });
+    expect(q.next()).toEqual({ tenant: "A", item: "a1", borrowed: false });
     // A has one running: B and C go first, then nothing until A's first is done.
-    expect(q.next()).toEqual({ tenant: "B", item: "b1" });
-    expect(q.next()).toEqual({ tenant: "C", item: "c1" });
+    expect(q.next()).toEqual({ tenant: "B", item: "b1", borrowed: false });
+    expect(q.next()).toEqual({ tenant: "C", item: "c1", borrowed: false });
     expect(q.next()).toBeUndefined();
     q.done("A");
-    expect(q.next()).toEqual({ tenant: "A", item: "a2" });
+    expect(q.next()).toEqual({ tenant: "A", item: "a2", borrowed: false });
     expect(q.drain()).toEqual(["a3"]);
+  });
+
+  it("lends an idle turn past a tenant's share only when asked, never to an item marked not to borrow, and puts a preempted item back at its tenant's head", () => {
+    const q = new FairQueue<string>(1);
+    q.push("A", "a1");
+    q.push("A", "a2");
+    expect(q.next({ borrow: true })).toEqual({ tenant: "A", item: "a1", borrowed: false });
+    // Nobody else waits: A may borrow, but only when the caller allows it.
+    expect(q.next()).toBeUndefined();
+    expect(q.next({ borrow: true, mayBorrow: (item) => item !== "a2" })).toBeUndefined();
+    expect(q.next({ borrow: true })).toEqual({ tenant: "A", item: "a2", borrowed: true });
+    // B arrives within its share: that is what a borrowed run is stopped for.
+    expect(q.waitsWithinShare("A")).toBe(false);
+    q.push("B", "b1");
+    expect(q.waitsWithinShare("A")).toBe(true);
+    expect(q.waitsWithinShare("B")).toBe(false);
+    q.done("A");
+    q.push("A", "a3");
+    q.pushFront("A", "a2");
+    expect(q.next()).toEqual({ tenant: "B", item: "b1", borrowed: false });
+    q.done("A");
+    expect(q.next()).toEqual({ tenant: "A", item: "a2", borrowed: false });
   });
 });
 
@@ -118,8 +140,35 @@ describe("PdfInspector's bounds and isolation (child processes)", () => {
     expect(await inspector.inspect(file(again), "hang", "customer:1")).toEqual({ ok: true, pages: 1 });
   }, 60_000);
 
-  it("one customer's hanging files never hold every process: another customer's file is answered before the first of them is", async () => {
-    inspector = new PdfInspector({ processes: 2, timeoutMs: 8_000, perTenant: 1 });
+  it("work-conserving: while nobody else waits, one customer's second file uses the idle process instead of waiting behind its first", async () => {
+    const order: string[] = [];
+    const track = (name: string, p: Promise<PdfInspection>) => p.then((r) => (order.push(name), r));
+    inspector = new PdfInspector({ processes: 2, timeoutMs: 6_000, perTenant: 1 });
+    const good = await makePdf("second of A");
+    const [hung, second] = await Promise.all([
+      track("hang", inspector.inspect(hangingFile(), "hang-borrow", "customer:1")),
+      track("good", inspector.inspect(file(good), sha(good), "customer:1")),
+    ]);
+    expect(second).toEqual({ ok: true, pages: 1 });
+    expect(hung).toMatchObject({ ok: false, reason: "too_costly" });
+    expect(order).toEqual(["good", "hang"]);
+  }, 60_000);
+
+  it("with borrowing off (PDF_INSPECT_BORROW_MS=0) a customer's files wait for its own share, as before", async () => {
+    const order: string[] = [];
+    const track = (name: string, p: Promise<PdfInspection>) => p.then((r) => (order.push(name), r));
+    inspector = new PdfInspector({ processes: 2, timeoutMs: 4_000, perTenant: 1, borrowMs: 0 });
+    const good = await makePdf("second of A, strict");
+    await Promise.all([
+      track("hang", inspector.inspect(hangingFile(), "hang-strict", "customer:1")),
+      track("good", inspector.inspect(file(good), sha(good), "customer:1")),
+    ]);
+    expect(order).toEqual(["hang", "good"]);
+  }, 60_000);
+
+  it("one customer's hanging files never hold every process: its borrowed run is stopped for another customer's file, which is answered before the first of them is", async () => {
+    const problems: string[] = [];
+    inspector = new PdfInspector({ processes: 2, timeoutMs: 8_000, perTenant: 1, borrowMs: 300, onProblem: (m) => problems.push(m) });
     const order: string[] = [];
     const track = (name: string, p: Promise<PdfInspection>) => p.then((r) => (order.push(name), r));
     const hostile = [1, 2].map((i) => track(`A${i}`, inspector!.inspect(hangingFile(), `hang-${i}`, "customer:1")));
@@ -128,6 +177,8 @@ describe("PdfInspector's bounds and isolation (child processes)", () => {
     expect(b).toEqual({ ok: true, pages: 1 });
     // B was answered while all of A's files were still waiting or hanging: A had one process, never both.
     expect(order).toEqual(["B"]);
+    // A's second file had borrowed the other process; it was stopped for B and ran again in A's own turn.
+    expect(problems.filter((m) => m.startsWith("borrowed pdf inspection stopped"))).toHaveLength(1);
     for (const r of await Promise.all(hostile)) expect(r).toMatchObject({ ok: false, reason: "too_costly" });
   }, 120_000);
 });

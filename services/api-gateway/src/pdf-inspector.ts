@@ -9,6 +9,7 @@ export function createPdfInspector(config: AppConfig, onProblem?: (message: stri
     maxInflatedBytes: config.PDF_INSPECT_MAX_INFLATED_BYTES,
     maxHeapMb: config.PDF_INSPECT_MAX_HEAP_MB,
     perTenant: config.PDF_INSPECT_PER_CUSTOMER,
+    borrowMs: config.PDF_INSPECT_BORROW_MS,
     nice: config.PDF_INSPECT_NICE,
     onProblem,
   });
