@@ -37,7 +37,7 @@ export {
 } from "./outbox";
 export { qb } from "./typed-sql/builder";
 export type { QueryBuilder, DB } from "./typed-sql/builder";
-export type { Expression, ExpressionBuilder, Insertable, Selectable, SelectQueryBuilder, SqlBool, Updateable } from "kysely";
+export type { CompiledQuery, Expression, ExpressionBuilder, Insertable, Selectable, SelectQueryBuilder, SqlBool, Updateable } from "kysely";
 export { defineStatement, definedStatements, typedSqlStats } from "./typed-sql/statement";
 export type { Statement, TypedSqlStats } from "./typed-sql/statement";
 export { run, runOne, runCompiled } from "./typed-sql/run";
@@ -47,6 +47,9 @@ export {
   anyRowIn,
   daysBefore,
   literalInt,
+  literalText,
+  literalUuid,
+  isPasteableText,
   nextId,
   nextIds,
   isoMicroseconds,
@@ -62,7 +65,7 @@ export {
   valueFrom,
 } from "./typed-sql/expressions";
 export type { PgElementType } from "./typed-sql/expressions";
-export { advisoryXactLock, ping } from "./typed-sql/locks.sql";
+export { advisoryXactLock, advisoryXactLockOpening, ping } from "./typed-sql/locks.sql";
 export { withCtes } from "./typed-sql/with-ctes";
 export { lockCaseFileRow, lockSignerRow } from "./typed-sql/row-locks.sql";
 export { contactInsert, contactRows, storeContacts, storeContactsSql } from "./contacts.sql";

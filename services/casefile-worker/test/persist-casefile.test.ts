@@ -2,7 +2,15 @@ import { randomUUID } from "node:crypto";
 import { decryptSecret, hashSigningToken, sqlPool, withSqlTransaction } from "@esign/db";
 import { ZSigningLinkItem, validateCreateRequest, type TCaseFile } from "@esign/schema";
 import { closeTestDb, testDb, TEST_ENCRYPTION_KEY } from "../../../test/support/api";
-import { lockAndAllocate, persistCaseFile, type Persisted } from "../src/domain/persist-casefile";
+import {
+  allocatedFrom,
+  lockAndAllocate,
+  lockAndAllocateOpening,
+  persistCaseFile,
+  type Allocated,
+  type AllocationRow,
+  type Persisted,
+} from "../src/domain/persist-casefile";
 
 /*
  * The creation job's one-statement write, against PostgreSQL: every field of the payload lands in
@@ -292,5 +300,18 @@ describe("persistCaseFile", () => {
     const again = await withSqlTransaction(sqlPool(testDb()), async (client) => lockAndAllocate(client, jobId, cf.signers.length));
     expect(again?.status).toBe("completed");
     expect(await testDb().caseFile.count({ where: { creationJobId: jobId } })).toBe(1);
+  });
+
+  it("locks and draws the ids as the transaction's opening (no parameters, sent with BEGIN): the same answer as the statement on its own", async () => {
+    const cf = caseFileOf(FULL);
+    const { jobId } = await persist(cf);
+    const opening = lockAndAllocateOpening(jobId, cf.signers.length);
+    expect(opening.parameters).toEqual([]);
+    const viaOpening = await withSqlTransaction<Allocated | undefined, AllocationRow>(sqlPool(testDb()), async (_client, [row]) => allocatedFrom(row), {
+      opening,
+    });
+    expect(viaOpening).toEqual({ status: "completed", caseFileId: expect.any(Number), signerIds: expect.any(Array) });
+    expect(viaOpening?.signerIds).toHaveLength(cf.signers.length);
+    expect(viaOpening?.signerIds).toEqual([...(viaOpening?.signerIds ?? [])].sort((a, b) => a - b));
   });
 });

@@ -53,6 +53,27 @@ export function literalInt(n: number): RawBuilder<number> {
   return sql.lit(n);
 }
 
+// What a text literal may hold: letters, digits and the separators of the keys and ids pasted (a
+// dedupe key `request:12:<uuid>`, an address). Nothing here needs quoting or escaping, whatever the
+// server's standard_conforming_strings; anything else is refused, and the caller sends a parameter.
+const PASTEABLE_TEXT = /^[A-Za-z0-9:._@/-]{0,200}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether `text` may be pasted as a literal (literalText); otherwise send it as a parameter. */
+export const isPasteableText = (text: string): boolean => PASTEABLE_TEXT.test(text);
+
+/** A short text of a safe alphabet pasted as a literal (for a transaction's opening); throws on anything else. */
+export function literalText(text: string): RawBuilder<string> {
+  if (!isPasteableText(text)) throw new Error("not a pasteable text literal");
+  return sql.lit(text);
+}
+
+/** A uuid pasted as a literal (for a transaction's opening); throws on anything but a uuid. */
+export function literalUuid(id: string): RawBuilder<string> {
+  if (!UUID.test(id)) throw new Error("not a uuid");
+  return sql<string>`${sql.lit(id)}::uuid`;
+}
+
 /** `time - n seconds`: a timestamp `n` seconds before another. */
 export function secondsBefore(time: Expression<Date>, n: number): RawBuilder<Date> {
   return sql<Date>`(${time} - ${n}::int * interval '1 second')`;
@@ -65,11 +86,12 @@ export function daysBefore(time: Expression<Date>, days: Expression<number>): Ra
 
 /** The next value of a table's serial id column, drawn before the insert (so links and events can name it). */
 export function nextId(table: "CaseFile" | "Signer"): RawBuilder<string> {
-  return sql<string>`nextval(pg_get_serial_sequence(${`"${table}"`}, 'id'))`;
+  // The table's name pasted (one of two constants): a statement drawing ids may be a transaction's opening, which takes no parameters.
+  return sql<string>`nextval(pg_get_serial_sequence(${sql.lit(`"${table}"`)}, 'id'))`;
 }
 
-/** `count` of the next serial ids of a table, ascending, as one array. */
-export function nextIds(table: "Signer", count: number): RawBuilder<string[]> {
+/** `count` (a parameter, or a literalInt) of the next serial ids of a table, ascending, as one array. */
+export function nextIds(table: "Signer", count: number | RawBuilder<number>): RawBuilder<string[]> {
   return sql<string[]>`ARRAY(SELECT ${nextId(table)} FROM generate_series(1, ${count}::int))`;
 }
 

@@ -1,5 +1,6 @@
-import { sql } from "kysely";
+import { sql, type CompiledQuery } from "kysely";
 import { qb } from "./builder";
+import { isPasteableText, literalInt, literalText } from "./expressions";
 import { defineStatement, type Statement } from "./statement";
 
 // ::text: pg_advisory_xact_lock answers void, which Prisma cannot read back.
@@ -27,6 +28,26 @@ const advisoryXactLockNumber = defineStatement(
   ({ namespace, key }) => qb.selectNoFrom(sql<string>`pg_advisory_xact_lock(${namespace}::int4, ${key}::int4)::text`.as("locked")),
   { reuse: "shape" },
 );
+
+/**
+ * advisoryXactLock with a text key, the key and namespace pasted as literals: no parameters, so it
+ * can be a transaction's opening (withSqlTransaction), sent with BEGIN in one round trip. The same
+ * lock as advisoryXactLockText's (namespace, hashtext(key)). Built per call (the key is in the text).
+ *
+ * Locks: the advisory lock (namespace, hashtext(key)), waiting for it, until the transaction ends.
+ */
+const advisoryXactLockTextLiteral = defineStatement("advisory-xact-lock-text-literal", { namespace: 1, key: "sample" }, ({ namespace, key }) =>
+  qb.selectNoFrom(sql<string>`pg_advisory_xact_lock(${literalInt(namespace)}::int4, hashtext(${literalText(key)}::text))::text`.as("locked")),
+);
+
+/**
+ * The advisory lock of a text key as a transaction's opening (see advisoryXactLockTextLiteral), or
+ * undefined when the key holds a character that is not pasted (isPasteableText): then take the
+ * lock with advisoryXactLock, a statement of its own.
+ */
+export function advisoryXactLockOpening(namespace: number, key: string): CompiledQuery | undefined {
+  return isPasteableText(key) ? advisoryXactLockTextLiteral.compile({ namespace, key }) : undefined;
+}
 
 /**
  * Waits for a transaction-scoped advisory lock on (namespace, key), released at commit or

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
+import { runOne, sqlPool } from "@esign/db";
 import { AppError } from "@esign/errors";
 import type { GatewayContext } from "../context";
 import { verifyToken, type Principal } from "./jwt";
@@ -11,6 +12,7 @@ import { CSRF_HEADER, sessionCookieOf } from "./session-cookie";
 import { resolveSession } from "./session-store";
 import { adminRequired, roleOf, setViewer, type Viewer } from "./viewer";
 import { caseFileGuard } from "./visibility";
+import { tokenUserSql } from "./token-viewer.sql";
 
 /**
  * The access token of a request, wherever Penneo's published clients put it: `Authorization:
@@ -67,7 +69,7 @@ async function tokenPrincipal(ctx: GatewayContext, req: Request, guard: AttemptG
  * at once): one primary-key read per request.
  */
 async function tokenViewer(ctx: GatewayContext, principal: Principal): Promise<Viewer> {
-  const user = await ctx.db.user.findUnique({ where: { id: principal.userId }, select: { customerId: true, isAdmin: true, disabledAt: true } });
+  const user = await runOne(sqlPool(ctx.db), tokenUserSql, { userId: principal.userId });
   if (!user || user.disabledAt || user.customerId !== principal.customerId) throw new AppError("unauthorized", "The credential's user is disabled or gone");
   return { userId: principal.userId, customerId: principal.customerId, role: roleOf(user.isAdmin), via: "token" };
 }

@@ -2,6 +2,8 @@ import type { LogRow } from "@esign/schema";
 import {
   contactInsert,
   defineStatement,
+  literalInt,
+  literalUuid,
   logInsert,
   nextId,
   nextIds,
@@ -38,8 +40,10 @@ export interface CaseFileRows {
 }
 
 /**
- * Locks the creation job row and draws the ids the case file and its signers will have, in one
- * round trip (see lockAndAllocate); answers the job's status as locked.
+ * Locks the creation job row and draws the ids the case file and its signers will have (see
+ * lockAndAllocate); answers the job's status as locked. The job's id and the signer count are
+ * pasted as literals, so that the statement has no parameters and is the transaction's opening:
+ * it travels with BEGIN, one round trip for both (built per call, the id being in the text).
  *
  * Locks: the CreationJob row (FOR UPDATE) until the transaction ends: a second run of the same job
  * (a stalled worker's) waits, then finds it completed and makes nothing. Drawing from the sequences
@@ -51,10 +55,13 @@ export const lockAndAllocateSql = defineStatement(
   (a) =>
     qb
       .selectFrom("CreationJob")
-      .select((eb) => [eb.cast<string>("status", "text").as("status"), nextId("CaseFile").as("caseFileId"), nextIds("Signer", a.signerCount).as("signerIds")])
-      .where("id", "=", a.creationJobId)
+      .select((eb) => [
+        eb.cast<string>("status", "text").as("status"),
+        nextId("CaseFile").as("caseFileId"),
+        nextIds("Signer", literalInt(a.signerCount)).as("signerIds"),
+      ])
+      .where("id", "=", literalUuid(a.creationJobId))
       .forUpdate(),
-  { reuse: "shape" },
 );
 
 const SAMPLE_LOG: LogRow = {

@@ -1,4 +1,15 @@
-import { contactRows, encryptSecret, newSigningToken, run, runOne, type ContactPerson, type SqlClient, serializeEvents, signingLinkUrl } from "@esign/db";
+import {
+  contactRows,
+  encryptSecret,
+  newSigningToken,
+  run,
+  runOne,
+  type CompiledQuery,
+  type ContactPerson,
+  type SqlClient,
+  serializeEvents,
+  signingLinkUrl,
+} from "@esign/db";
 import {
   CASEFILE_STATUS,
   logRow,
@@ -62,12 +73,26 @@ export interface CreationTarget {
  * second run of a committed job finds it completed). Ids drawn for a run that goes no further are
  * gaps, as a rolled-back insert leaves.
  */
-export async function lockAndAllocate(
-  client: SqlClient,
-  creationJobId: string,
-  signerCount: number,
-): Promise<{ status: string; caseFileId: number; signerIds: number[] } | undefined> {
-  const row = await runOne(client, lockAndAllocateSql, { creationJobId, signerCount });
+export async function lockAndAllocate(client: SqlClient, creationJobId: string, signerCount: number): Promise<Allocated | undefined> {
+  return allocatedFrom(await runOne(client, lockAndAllocateSql, { creationJobId, signerCount }));
+}
+
+export interface Allocated {
+  status: string;
+  caseFileId: number;
+  signerIds: number[];
+}
+
+export type AllocationRow = { status: string; caseFileId: string; signerIds: string[] };
+
+/**
+ * lockAndAllocate as the opening of the caller's transaction (withSqlTransaction's `opening`): sent
+ * with BEGIN, one round trip fewer per case file; read its row with allocatedFrom.
+ */
+export const lockAndAllocateOpening = (creationJobId: string, signerCount: number): CompiledQuery => lockAndAllocateSql.compile({ creationJobId, signerCount });
+
+/** The locked job's status and the ids drawn, from lockAndAllocateSql's row (signer ids ascending). */
+export function allocatedFrom(row: AllocationRow | undefined): Allocated | undefined {
   if (!row) return undefined;
   return { status: row.status, caseFileId: Number(row.caseFileId), signerIds: row.signerIds.map(Number).sort((a, b) => a - b) };
 }

@@ -5,7 +5,7 @@ import type { Job } from "@esign/queue";
 import { openPayloadIds, ZCaseFile, ZStoredFiles, type JobData } from "@esign/schema";
 import type { WorkerContext } from "../context";
 import { AccountCheckFailed, checkAccount, type AccountSettings } from "../domain/account-checks";
-import { lockAndAllocate, persistCaseFile } from "../domain/persist-casefile";
+import { allocatedFrom, lockAndAllocateOpening, persistCaseFile, type AllocationRow, type Persisted } from "../domain/persist-casefile";
 import { ensureCreatedScheduled } from "../domain/schedule-send";
 import { claimCreationJobSql, finishCreationJobSql } from "./create-casefile.sql";
 
@@ -82,10 +82,10 @@ export async function createCaseFileJob(ctx: WorkerContext, data: JobData<"casef
     for (const f of files.data) {
       if (!(await ctx.storage.exists(f.sha256))) throw new AccountCheckFailed(`Uploaded file "${f.name}" is missing from storage`);
     }
-    const persisted = await withSqlTransaction(
+    const persisted = await withSqlTransaction<Persisted | null, AllocationRow>(
       sqlPool(ctx.db),
-      async (client) => {
-        const locked = await lockAndAllocate(client, id, caseFile.data.signers.length);
+      async (client, [allocation]) => {
+        const locked = allocatedFrom(allocation);
         if (locked?.status !== "processing" && locked?.status !== "pending") return null;
         const target = { id, customerId: row.customerId, userId: row.userId, retries, caseFileId: locked.caseFileId, signerIds: locked.signerIds };
         return persistCaseFile(client, target, row, caseFile.data, files.data, {
@@ -94,8 +94,9 @@ export async function createCaseFileJob(ctx: WorkerContext, data: JobData<"casef
           now: new Date(),
         });
       },
-      // A worker stuck inside the transaction must not hold the job's row lock for ever.
-      { idleTimeoutMs: 30_000 },
+      // A worker stuck inside the transaction must not hold the job's row lock for ever. The lock
+      // and the ids travel with BEGIN: one round trip fewer per case file (issue 25).
+      { idleTimeoutMs: 30_000, opening: lockAndAllocateOpening(id, caseFile.data.signers.length) },
     );
     if (persisted) {
       log.info("case file created", { caseFileId: persisted.caseFileId, status: persisted.status });

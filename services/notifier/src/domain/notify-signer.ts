@@ -9,7 +9,15 @@ import { SEND_TX_OPTIONS, classifyFailure, errorText, responseCodeOf, type Notif
 import { renderHtml, renderText } from "./render-message";
 import { signerMessageContent } from "./signer-message";
 import { emailFormatOf, signerSettings } from "./signer-settings";
-import { lastSentAt, loadSignerForMessage, lockDedupeKeySql, requestWasSent, writeMessageOutcome, type SignerForMessage } from "./signer-message-store";
+import {
+  dedupeKeyLockOpening,
+  lastSentAt,
+  loadSignerForMessage,
+  lockDedupeKeySql,
+  requestWasSent,
+  writeMessageOutcome,
+  type SignerForMessage,
+} from "./signer-message-store";
 
 export type SignerMessageKind = "signing_request" | "reminder";
 
@@ -171,11 +179,14 @@ async function reminderStateOf(client: SqlClient, s: SignerForMessage, now: Date
  * exists exactly when the message it reports went out (or was refused for good).
  */
 export async function notifySigner(ctx: NotifierContext, kind: SignerMessageKind, signerId: number, dedupeKey: string): Promise<SignerOutcome> {
+  // The dedupeKey's lock rides with BEGIN when it can; the signer is read by the next statement, whose
+  // snapshot is taken after the lock was granted (so it sees a copy's committed Notification row).
+  const opening = dedupeKeyLockOpening(dedupeKey);
   // PostgreSQL ends a session idle in its transaction this long: past the mailer's own time-outs.
   return withSqlTransaction(
     sqlPool(ctx.db),
     async (client): Promise<SignerOutcome> => {
-      await lockDedupeKeySql(client, dedupeKey);
+      if (!opening) await lockDedupeKeySql(client, dedupeKey);
       const now = new Date();
       const loaded = await loadSignerForMessage(client, signerId, dedupeKey);
       if (!loaded) return { status: "skipped", reason: "not_found" };
@@ -249,6 +260,6 @@ export async function notifySigner(ctx: NotifierContext, kind: SignerMessageKind
         },
       };
     },
-    { idleTimeoutMs: SEND_TX_OPTIONS.timeout },
+    { idleTimeoutMs: SEND_TX_OPTIONS.timeout, opening },
   );
 }
