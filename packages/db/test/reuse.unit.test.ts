@@ -1,6 +1,7 @@
 import { qb } from "../src/typed-sql/builder";
-import { typedArray } from "../src/typed-sql/expressions";
-import { memoizedCompile, reusingCompile } from "../src/typed-sql/reuse";
+import { sql } from "kysely";
+import { literalInt, literalText, literalUuid, typedArray } from "../src/typed-sql/expressions";
+import { memoizedCompile, pastingCompile, reusingCompile } from "../src/typed-sql/reuse";
 
 /*
  * Statements declared `reuse: "shape"` compile once per shape and bind each call's values
@@ -90,5 +91,49 @@ describe("memoizing a statement of a few settings", () => {
     expect(compile({ size: 100 })).toBe(compile({ size: 100 }));
     compile({ size: 50 });
     expect(builds).toBe(2);
+  });
+});
+
+describe("reusing the text of a statement of pasted literals (a transaction's opening)", () => {
+  const lockAndDraw = (a: { id: string; count: number; key: string }) =>
+    qb
+      .selectFrom("CreationJob")
+      .select(sql<string>`hashtext(${literalText(a.key)}::text)`.as("h"))
+      .select(sql<number>`${literalInt(a.count)}::int`.as("n"))
+      .where("id", "=", literalUuid(a.id))
+      .forUpdate();
+  const uuid = (i: number) => `0b9c3c56-2a0e-4f57-9d7e-${String(i).padStart(12, "0")}`;
+
+  it("answers each call exactly what compiling it anew answers, with no parameters, while building it once", () => {
+    let builds = 0;
+    const counted = (a: { id: string; count: number; key: string }) => (builds++, lockAndDraw(a));
+    const compile = pastingCompile("test-pasted", counted, false);
+    for (let i = 0; i < 20; i++) {
+      const args = { id: uuid(i), count: i + 1, key: `request:${i}:${uuid(i)}` };
+      const pasted = compile(args);
+      const direct = lockAndDraw(args).compile();
+      expect(pasted.sql).toBe(direct.sql);
+      expect(pasted.parameters).toEqual([]);
+    }
+    // The first call builds twice (with markers, and directly to compare); the others not at all.
+    expect(builds).toBe(2);
+  });
+
+  it("never pastes a value outside the safe alphabet: such a call is compiled directly, and the build's own check throws", () => {
+    const compile = pastingCompile("test-pasted-unsafe", lockAndDraw, true);
+    compile({ id: uuid(1), count: 1, key: "ok" });
+    expect(() => compile({ id: uuid(2), count: 1, key: 'x\'; DROP TABLE "User"; --' })).toThrow("not a pasteable text literal");
+    expect(() => compile({ id: "not-a-uuid'", count: 1, key: "ok" })).toThrow("not a uuid");
+  });
+
+  it("refuses, in tests, a build whose text depends on a value beyond its literals, or that transforms one", () => {
+    const branching = (a: { n: number }) => qb.selectNoFrom(a.n > 5 ? sql<number>`${literalInt(a.n)}`.as("big") : sql<number>`${literalInt(a.n)}`.as("small"));
+    // The marker (a large integer) takes the other branch than 1 does: the first call's comparison finds it.
+    expect(() => pastingCompile("test-pasted-branch", branching, true)({ n: 1 })).toThrow(/depends on a value/);
+    const compile = pastingCompile("test-pasted-branch-late", branching, true);
+    compile({ n: 7 });
+    expect(() => compile({ n: 2 })).toThrow(/depends on a value/);
+    const transforming = (a: { n: number }) => qb.selectNoFrom(sql<number>`${literalInt(Math.min(a.n, 3))}`.as("n"));
+    expect(() => pastingCompile("test-pasted-transform", transforming, true)({ n: 9 })).toThrow(/not all pasted literals|depends on a value/);
   });
 });

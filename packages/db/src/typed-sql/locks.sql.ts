@@ -32,12 +32,17 @@ const advisoryXactLockNumber = defineStatement(
 /**
  * advisoryXactLock with a text key, the key and namespace pasted as literals: no parameters, so it
  * can be a transaction's opening (withSqlTransaction), sent with BEGIN in one round trip. The same
- * lock as advisoryXactLockText's (namespace, hashtext(key)). Built per call (the key is in the text).
+ * lock as advisoryXactLockText's (namespace, hashtext(key)). Its text is compiled once and each key
+ * pasted into it (reuse "pasted").
  *
  * Locks: the advisory lock (namespace, hashtext(key)), waiting for it, until the transaction ends.
  */
-const advisoryXactLockTextLiteral = defineStatement("advisory-xact-lock-text-literal", { namespace: 1, key: "sample" }, ({ namespace, key }) =>
-  qb.selectNoFrom(sql<string>`pg_advisory_xact_lock(${literalInt(namespace)}::int4, hashtext(${literalText(key)}::text))::text`.as("locked")),
+const advisoryXactLockTextLiteral = defineStatement(
+  "advisory-xact-lock-text-literal",
+  { namespace: 1, key: "sample" },
+  ({ namespace, key }) =>
+    qb.selectNoFrom(sql<string>`pg_advisory_xact_lock(${literalInt(namespace)}::int4, hashtext(${literalText(key)}::text))::text`.as("locked")),
+  { reuse: "pasted" },
 );
 
 /**

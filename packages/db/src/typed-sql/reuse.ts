@@ -55,6 +55,14 @@ function walk(value: unknown, values: unknown[], key: string[]): unknown {
   return new Slot(values.length - 1);
 }
 
+/** A call's arguments with slots for values, the values, and its shape's key (see walk). */
+function shapeOf(args: unknown): { slotted: unknown; values: unknown[]; shape: string } {
+  const values: unknown[] = [];
+  const key: string[] = [];
+  const slotted = walk(args, values, key);
+  return { slotted, values, shape: key.join("") };
+}
+
 /** How to produce one parameter from a call's values. */
 type ParamSpec = { slot: number } | { list: ParamSpec[] } | { constant: unknown };
 
@@ -99,10 +107,8 @@ export function reusingCompile<A, O>(name: string, build: (args: A) => Compilabl
   let disabled = false;
   return (args: A) => {
     if (disabled) return build(args).compile();
-    const values: unknown[] = [];
-    const key: string[] = [];
-    const slotted = walk(args, values, key) as A;
-    const shape = key.join("");
+    const { slotted: walked, values, shape } = shapeOf(args);
+    const slotted = walked as A;
     let entry = shapes.get(shape);
     let direct: CompiledQuery<O> | undefined;
     if (!entry) {
@@ -149,4 +155,111 @@ export function memoizedCompile<A, O>(build: (args: A) => Compilable<O>): (args:
     }
     return compiled;
   };
+}
+
+/*
+ * Reusing the text of a statement whose values are pasted into it as literals (a transaction's
+ * opening, which the simple query protocol sends without parameters: literalInt, literalText,
+ * literalUuid). Compiling such a statement per call cost ~0.3 ms of the casefile-worker's CPU per
+ * case file, as much as the round trip the opening saves (bench/README.md, issue 25). So it is
+ * compiled once per shape with a marker in place of each value - a uuid-shaped string (it passes
+ * every text and uuid check) or a large integer - and a call pastes its own values where the
+ * markers were. As with "shape", the build must hand every value to a literal untouched. Only a string of the pasteable alphabet or a safe integer is ever pasted this way;
+ * any other value is compiled directly, so the build's own checks decide (and throw). The first
+ * call of each shape, and under NODE_ENV=test every call, is compared with a direct compile; a
+ * difference stops the reuse of that statement for good (and throws under test).
+ */
+
+const PASTEABLE = /^[A-Za-z0-9:._@/-]{0,200}$/;
+const textMarker = (i: number) => `00005107-0000-4000-8000-${String(i).padStart(12, "0")}`;
+const intMarker = (i: number) => 987_650_000 + i;
+
+/** The literal a value is pasted as, or undefined when this value must not be pasted by the template. */
+function pastedLiteral(value: unknown): string | undefined {
+  if (typeof value === "string") return PASTEABLE.test(value) ? `'${value}'` : undefined;
+  if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
+  return undefined;
+}
+
+interface Template {
+  /** The compile with the markers (its query tree is kept as is: running a statement uses its text and parameters). */
+  marked: CompiledQuery<unknown>;
+  /** The text around the markers: pieces[0], value, pieces[1], value, ... */
+  pieces: string[];
+  /** The slot whose value goes after pieces[i]. */
+  slots: number[];
+}
+
+/** The compiled text split at every marker's literal, or undefined when a marker is not found as exactly one pasted literal or went into a parameter. */
+function templateOf(compiled: CompiledQuery<unknown>, markers: string[]): Template | undefined {
+  if (compiled.parameters.length > 0) return undefined;
+  const pieces: string[] = [];
+  const slots: number[] = [];
+  let rest = compiled.sql;
+  for (;;) {
+    let at = -1;
+    let slot = -1;
+    for (const [i, m] of markers.entries()) {
+      const found = rest.indexOf(m);
+      if (found >= 0 && (at < 0 || found < at)) [at, slot] = [found, i];
+    }
+    if (at < 0) break;
+    pieces.push(rest.slice(0, at));
+    slots.push(slot);
+    rest = rest.slice(at + (markers[slot] as string).length);
+  }
+  pieces.push(rest);
+  return pieces.length > 1 ? { marked: compiled, pieces, slots } : undefined;
+}
+
+/** A compile function that reuses the text of a statement of pasted literals per shape (see above). */
+export function pastingCompile<A, O>(name: string, build: (args: A) => Compilable<O>, checkEveryCall: boolean): (args: A) => CompiledQuery<O> {
+  const shapes = new Map<string, Template>();
+  let disabled = false;
+  return (args: A) => {
+    if (disabled) return build(args).compile();
+    const { slotted, values, shape } = shapeOf(args);
+    const literals = values.map(pastedLiteral);
+    if (literals.some((l) => l === undefined)) return build(args).compile();
+    let template = shapes.get(shape);
+    let direct: CompiledQuery<O> | undefined;
+    if (!template) {
+      const markerValues = values.map((v, i) => (typeof v === "string" ? textMarker(i) : intMarker(i)));
+      const markers = markerValues.map((m) => (typeof m === "string" ? `'${m}'` : String(m)));
+      const marked = fill(slotted, markerValues) as A;
+      const made = templateOf(build(marked).compile(), markers);
+      direct = build(args).compile();
+      if (!made) {
+        disabled = true;
+        if (checkEveryCall) throw new Error(`SQL statement "${name}" is declared reuse: "pasted" but its values are not all pasted literals`);
+        return direct;
+      }
+      template = made;
+      if (shapes.size >= MAX_SHAPES) shapes.delete(shapes.keys().next().value as string);
+      shapes.set(shape, template);
+    } else if (checkEveryCall) {
+      direct = build(args).compile();
+    }
+    const { pieces, slots } = template;
+    let sql = pieces[0] as string;
+    for (let i = 0; i < slots.length; i++) sql += (literals[slots[i] as number] as string) + (pieces[i + 1] as string);
+    const pasted = { ...template.marked, sql, parameters: [] } as CompiledQuery<O>;
+    if (direct && direct.sql !== sql) {
+      disabled = true;
+      shapes.clear();
+      if (checkEveryCall) throw new Error(`SQL statement "${name}" is declared reuse: "pasted" but its text depends on a value beyond its pasted literals`);
+      return direct;
+    }
+    return pasted;
+  };
+}
+
+/** `slotted` (walk's output) with each slot replaced by its value. */
+function fill(slotted: unknown, values: readonly unknown[]): unknown {
+  if (slotted instanceof Slot) return values[slotted.index];
+  if (Array.isArray(slotted)) return slotted.map((v) => fill(v, values));
+  if (typeof slotted === "object" && slotted !== null && !isLeafValue(slotted)) {
+    return Object.fromEntries(Object.entries(slotted).map(([k, v]) => [k, fill(v, values)]));
+  }
+  return slotted;
 }

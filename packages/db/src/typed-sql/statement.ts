@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery } from "kysely";
-import { memoizedCompile, reusingCompile } from "./reuse";
+import { memoizedCompile, pastingCompile, reusingCompile } from "./reuse";
 
 /**
  * A named SQL statement of the system: how it is built from its arguments, and sample arguments
@@ -33,9 +33,11 @@ export interface StatementOptions {
   /**
    * Reuse of the compiled text (reuse.ts): "shape" for a statement whose text depends only on its
    * arguments' shape (every value passed on to the builder untouched), "value" for one whose
-   * arguments are a few settings (a batch size pasted as a literal); by default it is built per call.
+   * arguments are a few settings (a batch size pasted as a literal), "pasted" for one whose values
+   * are all pasted as literals (a transaction's opening: literalInt, literalText, literalUuid); by
+   * default it is built per call.
    */
-  reuse?: "shape" | "value";
+  reuse?: "shape" | "value" | "pasted";
 }
 
 export function defineStatement<A, O>(name: string, sample: A, build: (args: A) => Compilable<O>, options: StatementOptions = {}): Statement<A, O> {
@@ -47,7 +49,9 @@ export function defineStatement<A, O>(name: string, sample: A, build: (args: A) 
       ? reusingCompile(name, build, process.env.NODE_ENV === "test")
       : options.reuse === "value"
         ? memoizedCompile(build)
-        : (args: A) => build(args).compile();
+        : options.reuse === "pasted"
+          ? pastingCompile(name, build, process.env.NODE_ENV === "test")
+          : (args: A) => build(args).compile();
   const compile = (args: A) => {
     // Wall time (no system call): on a machine with a free core it is the compile's CPU time; on a
     // saturated one it also counts the time the process waited for a core. process.cpuUsage() was

@@ -43,7 +43,8 @@ export interface CaseFileRows {
  * Locks the creation job row and draws the ids the case file and its signers will have (see
  * lockAndAllocate); answers the job's status as locked. The job's id and the signer count are
  * pasted as literals, so that the statement has no parameters and is the transaction's opening:
- * it travels with BEGIN, one round trip for both (built per call, the id being in the text).
+ * it travels with BEGIN, one round trip for both (compiled once per signer count, each id pasted in:
+ * reuse "pasted").
  *
  * Locks: the CreationJob row (FOR UPDATE) until the transaction ends: a second run of the same job
  * (a stalled worker's) waits, then finds it completed and makes nothing. Drawing from the sequences
@@ -62,6 +63,7 @@ export const lockAndAllocateSql = defineStatement(
       ])
       .where("id", "=", literalUuid(a.creationJobId))
       .forUpdate(),
+  { reuse: "pasted" },
 );
 
 const SAMPLE_LOG: LogRow = {
