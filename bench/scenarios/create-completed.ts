@@ -53,7 +53,7 @@ async function measure(side: Side, rate: number, durationMs: number, procs: Benc
   const wall = performance.now() - t0;
   const cpuUsed = procs.map((p, i) => cpuMs(p.pid) - cpu0[i]!);
   const m1 = machineCpu();
-  const ownMs = own.stop();
+  const { total: ownMs, parts: ownParts } = own.stopByPart();
   const typedSql = typedSqlShares(procs, sql0, await typedSqlSecondsOf(procs, metricsToken), cpuUsed);
   const latencies = ids.map((id) => {
     const at = side.watch.completedAt.get(id);
@@ -78,6 +78,8 @@ async function measure(side: Side, rate: number, durationMs: number, procs: Benc
     // The same, of the bench's own processes only (services, baseline, PostgreSQL backends of the run,
     // its redis-server, the load generator): what a neighbour's work on the shared machine cannot inflate.
     ownCpuMsPerCreate: round(ownMs / Math.max(1, done), 1),
+    // The same split by part: each service, the PDF inspectors, PostgreSQL, Redis, the load generator.
+    ownCpuPartsMsPerCreate: Object.fromEntries(Object.entries(ownParts).map(([part, ms]) => [part, round(ms / Math.max(1, done), 2)])),
     // Of each service's CPU in the step, what building and compiling typed SQL took (issue 15).
     typedSql,
   };
@@ -256,11 +258,23 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
         cpuMsPerCreate: { ...sysRun.cpuMsPerCreate, total: totalCpuPerCreate },
         typedSqlByStatement: sqlByStatement,
       },
-      notes: [],
+      notes: [
+        `CPU per create @${RATE}/s by part (medians of the steps; the bench's own processes): system ${partsLine(systems)}; baseline ${partsLine(bases)}`,
+      ],
       wallMs: Math.round(performance.now() - started),
     };
   } finally {
     await Promise.all(sides.map((s) => s.watch.close()));
     await Promise.all([...allProcs, baseline.proc].map((p) => p.stop()));
   }
+}
+
+/** "part ms, part ms, ..." of the steps' medians, largest first. */
+function partsLine(steps: readonly { ownCpuPartsMsPerCreate: Record<string, number> }[]): string {
+  const parts = [...new Set(steps.flatMap((s) => Object.keys(s.ownCpuPartsMsPerCreate)))];
+  return parts
+    .map((part) => [part, round(median(steps.map((s) => s.ownCpuPartsMsPerCreate[part] ?? 0)), 2)] as const)
+    .sort((a, b) => b[1] - a[1])
+    .map(([part, ms]) => `${part} ${ms} ms`)
+    .join(", ");
 }

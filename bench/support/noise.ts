@@ -111,6 +111,8 @@ function sumCpuMs(pids: readonly string[]): number {
  */
 export class OwnCpu {
   private readonly treeStart: number;
+  /** Each live process of the tree at the start: its part (partOf) and its own CPU then. */
+  private readonly partsStart = new Map<string, { part: string; ms: number }>();
   private readonly last = new Map<string, number>();
   private postgres = 0;
   private ticks = 0;
@@ -120,6 +122,13 @@ export class OwnCpu {
   constructor(private readonly runId: string) {
     const pids = benchPids(runId);
     this.treeStart = treeCpuMs(pids);
+    for (const pid of [String(process.pid), ...pids.tree]) {
+      try {
+        this.partsStart.set(pid, { part: partOf(pid), ms: processCpuMs(pid) });
+      } catch {
+        // gone meanwhile
+      }
+    }
     for (const pid of pids.postgres) {
       try {
         this.last.set(pid, processCpuMs(pid));
@@ -146,10 +155,48 @@ export class OwnCpu {
 
   /** CPU ms of the bench's processes since construction; stops sampling. */
   stop(): number {
+    return this.stopByPart().total;
+  }
+
+  /**
+   * The same, and how it splits: each process alive at both ends by its part (a service, the PDF
+   * inspectors, redis-server, the load generator - this process), the run's PostgreSQL backends, and
+   * `other`: whatever came or went in between (a process that started or exited, reaped children).
+   */
+  stopByPart(): { total: number; parts: Record<string, number> } {
     clearInterval(this.timer);
     this.sample(true);
-    return treeCpuMs(benchPids(this.runId)) - this.treeStart + this.postgres;
+    const pids = benchPids(this.runId);
+    const total = treeCpuMs(pids) - this.treeStart + this.postgres;
+    const parts: Record<string, number> = { postgres: this.postgres };
+    for (const [pid, start] of this.partsStart) {
+      try {
+        parts[start.part] = (parts[start.part] ?? 0) + processCpuMs(pid) - start.ms;
+      } catch {
+        // exited in between: in `other`
+      }
+    }
+    parts.other = total - Object.values(parts).reduce((a, b) => a + b, 0);
+    return { total, parts };
   }
+}
+
+/** What a process of the bench's tree is, for the CPU split: from its command line. */
+function partOf(pid: string): string {
+  if (pid === String(process.pid)) return "load generator";
+  let cmd = "";
+  try {
+    cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+  } catch {
+    return "other";
+  }
+  if (cmd.includes("redis-server")) return "redis";
+  if (/inspector/i.test(cmd)) return "pdf inspectors";
+  const service = /services\/([a-z-]+)\//.exec(cmd)?.[1];
+  if (service) return service;
+  const baseline = /baselines\/([a-z-]+)/.exec(cmd)?.[1];
+  if (baseline) return baseline;
+  return "other";
 }
 
 /** Share of all cores (percent) busy with someone else's work over a window. */

@@ -1,9 +1,8 @@
 import type dns from "node:dns";
 import http from "node:http";
-import https from "node:https";
+import https, { request as httpsRequest } from "node:https";
 import net from "node:net";
 import { performance } from "node:perf_hooks";
-import got from "got";
 import { allowedNetworks, createGuardedLookup, isBlockedAddress, isBlockedPort, portOf } from "@esign/net-guard";
 import type { AttemptCause, AttemptOutcome } from "@esign/webhooks";
 import { classifyTransportError } from "./classify-error";
@@ -112,18 +111,18 @@ export class WebhookSender {
         resolve(result);
       };
 
-      let stream: ReturnType<typeof got.stream.post>;
+      // Node's own client, not got: got's per-request option merging and cloning was 13% of the
+      // dispatcher's CPU in a burst (bench/README.md, issue 25), for features a delivery does not use
+      // (redirects, retries, decompression, hooks). A POST of a string body, no redirect, the
+      // guarded lookup on every new connection, and the two time-outs below are all it needs.
+      const secure = url.protocol === "https:";
+      let req: http.ClientRequest;
       try {
-        stream = got.stream.post(url, {
-          body: request.body,
-          headers: { ...request.headers, "user-agent": "esign-webhooks/1.0" },
-          agent: this.agents,
-          dnsLookup: this.lookup,
-          followRedirect: false,
-          throwHttpErrors: false,
-          retry: { limit: 0 },
-          decompress: false,
-          http2: false,
+        req = (secure ? httpsRequest : http.request)(url, {
+          method: "POST",
+          headers: { ...request.headers, "user-agent": "esign-webhooks/1.0", "content-length": Buffer.byteLength(request.body) },
+          agent: secure ? this.agents.https : this.agents.http,
+          lookup: this.lookup,
         });
       } catch (err) {
         return finish(failure("network_error", err instanceof Error ? err.message : String(err)));
@@ -131,7 +130,7 @@ export class WebhookSender {
 
       connectTimer = setTimeout(() => {
         finish(failure("connect_timeout", `not connected within ${this.connectTimeoutMs} ms`));
-        stream.destroy();
+        req.destroy();
       }, this.connectTimeoutMs);
 
       const onConnected = () => {
@@ -139,38 +138,39 @@ export class WebhookSender {
         if (settled) return;
         responseTimer = setTimeout(() => {
           finish(failure("response_timeout", `no response within ${this.responseTimeoutMs} ms of connecting`));
-          stream.destroy();
+          req.destroy();
         }, this.responseTimeoutMs);
       };
 
-      stream.on("request", (req: http.ClientRequest) => {
-        req.once("socket", (socket: net.Socket) => {
-          // A kept-alive socket is connected already; a new one (TLS too) emits 'connect' after TCP.
-          if (socket.connecting) socket.once("connect", onConnected);
-          else onConnected();
-        });
+      req.once("socket", (socket: net.Socket) => {
+        // A kept-alive socket is connected already; a new one (TLS too) emits 'connect' after TCP.
+        if (socket.connecting) socket.once("connect", onConnected);
+        else onConnected();
       });
 
-      stream.on("response", (response: http.IncomingMessage) => {
+      req.once("response", (response: http.IncomingMessage) => {
         const status = response.statusCode ?? 0;
         const ok = status >= 200 && status < 300;
         finish({ outcome: ok ? "success" : "failure", cause: ok ? "ok" : "non_2xx", httpStatus: status, durationMs: elapsed() });
         // Read (and drop) a bounded body so the socket goes back to the pool; give up on a big or
         // slow one: losing that connection is cheaper than waiting on it.
         let received = 0;
-        drainTimer = setTimeout(() => stream.destroy(), this.responseTimeoutMs);
-        stream.on("data", (chunk: Buffer) => {
+        drainTimer = setTimeout(() => req.destroy(), this.responseTimeoutMs);
+        response.on("data", (chunk: Buffer) => {
           received += chunk.length;
-          if (received > MAX_DRAINED_BODY_BYTES) stream.destroy();
+          if (received > MAX_DRAINED_BODY_BYTES) req.destroy();
         });
-        stream.once("end", () => clearTimeout(drainTimer));
-        stream.once("close", () => clearTimeout(drainTimer));
+        // A connection cut while the body is read is no concern of the attempt's: it was answered.
+        response.on("error", () => clearTimeout(drainTimer));
+        response.once("end", () => clearTimeout(drainTimer));
+        response.once("close", () => clearTimeout(drainTimer));
       });
 
-      stream.on("error", (err: Error) => {
+      req.on("error", (err: Error) => {
         clearTimeout(drainTimer);
         finish(failure(classifyTransportError(err), err.message));
       });
+      req.end(request.body);
     });
   }
 
