@@ -15,7 +15,7 @@ import { check, type BenchContext, type ScenarioResult } from "./types";
 
 /*
  * 10. Upload inspection under abuse (issue 26, item 2). The gateway in production mode with the
- * default inspector settings (2 processes at nice 10, 1 file per customer at a time, 64 MiB
+ * default inspector settings (2 processes at nice 0, 1 file per customer at a time (borrowing idle ones), 64 MiB
  * inflated per document, 384 MiB heap, 20 s) and the abuse limits at their real size. Customer B
  * sends ordinary creates (two 100 KB PDFs, fresh bytes each) at a fixed rate, first alone
  * ("quiet"), then while customer A sends creates of three ~1 MB PDFs whose object streams inflate to
@@ -275,7 +275,7 @@ export async function inspectAbuseScenario(ctx: BenchContext): Promise<ScenarioR
     id: "inspect",
     title: "Upload inspection under abuse: inflation bombs from one customer beside another's ordinary creates",
     method: [
-      `Gateway in production mode, default inspector settings (PDF_INSPECTORS 2, PDF_INSPECT_PER_CUSTOMER 1, PDF_INSPECT_MAX_INFLATED_BYTES 64 MiB, PDF_INSPECT_MAX_HEAP_MB 384, PDF_INSPECT_TIMEOUT_MS 20000, PDF_INSPECT_NICE 10), abuse limits at their real size (RATE_LIMIT_SCALE 1).`,
+      `Gateway in production mode, default inspector settings (PDF_INSPECTORS 2, PDF_INSPECT_PER_CUSTOMER 1, PDF_INSPECT_MAX_INFLATED_BYTES 64 MiB, PDF_INSPECT_MAX_HEAP_MB 384, PDF_INSPECT_TIMEOUT_MS 20000, PDF_INSPECT_NICE 0, PDF_INSPECT_BORROW_MS 500), abuse limits at their real size (RATE_LIMIT_SCALE 1).`,
       `Customer B: ordinary creates (two 100 KB PDFs, fresh bytes each) at ${B_RATE}/s. Customer A: ${A_RATE} creates/s of three ${round(bomb.bytes.length / 2 ** 20, 2)} MB PDFs whose object streams inflate to ${BOMB_INFLATED / 2 ** 30} GiB each (fresh bytes each: no cached verdict).`,
       `Phases of ${durationMs / 1000} s: quiet (B alone); attack with COSTLY_PDFS_PER_CUSTOMER_PER_MINUTE off (every bomb inspected: the worst case); attack on a second gateway with it at its default 10 (then 429 before A's files are read).`,
       `Then /verify (issue 26, item 1) on a third gateway: ${VERIFY_RATE}/s hostile files of 16 MB whose 40 /ByteRange entries all point at one ~2 MB hex gap, from one address with VERIFY_REQUESTS_PER_ADDRESS_PER_MINUTE lifted (an attacker with many addresses), beside B's creates.`,

@@ -138,8 +138,13 @@ export const ZEnv = z.object({
    * again in its own turn. 0: never past the share (a single busy customer uses one process).
    */
   PDF_INSPECT_BORROW_MS: zInt(500, 0),
-  /** Scheduling niceness of the inspector processes (0-19): under CPU pressure the gateway's own requests and /healthz go first. */
-  PDF_INSPECT_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  /**
+   * Scheduling niceness of the inspector processes (0-19). 0 by default: at 10 a saturated machine
+   * starved them (the gateway kept accepting creates it could not finish: the inspect stage went to
+   * 0.5-0.8 s at 247/s), while /healthz under the bomb and /verify attacks read the same at 0 and 10
+   * (bench/README.md, issue 25); the per-document bounds are what isolate a customer.
+   */
+  PDF_INSPECT_NICE: z.coerce.number().int().min(0).max(19).default(0),
 
   JOB_RETENTION_DAYS: zInt(14, 1),
   /** Job-status polls answered per job per minute (Penneo's limit: 20); beyond it 429 + Retry-After. 0: no limit. */

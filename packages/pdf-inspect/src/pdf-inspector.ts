@@ -23,14 +23,14 @@ export interface PdfInspectorOptions {
    * tenant's queue, to run within the share. 0: never borrow (strictly `perTenant`).
    */
   borrowMs?: number;
-  /** Scheduling niceness of the processes (PDF_INSPECT_NICE, 0-19): the gateway's own work (every other request, /healthz) goes first. */
+  /** Scheduling niceness of the processes (PDF_INSPECT_NICE, 0-19; 0 by default): above 0 the gateway's own work goes first under CPU pressure. */
   nice?: number;
   /** Results remembered by content address: the same file uploaded again is not parsed again. */
   cacheSize?: number;
   onProblem?: (message: string, meta: Record<string, unknown>) => void;
 }
 
-export const PDF_INSPECT_DEFAULTS = { maxInflatedBytes: 64 * 2 ** 20, maxHeapMb: 384, perTenant: 1, nice: 10, borrowMs: 500 } as const;
+export const PDF_INSPECT_DEFAULTS = { maxInflatedBytes: 64 * 2 ** 20, maxHeapMb: 384, perTenant: 1, nice: 0, borrowMs: 500 } as const;
 
 /** A result, and whether it is about the file (remembered) or about this machine or this moment (not). */
 interface Verdict {
