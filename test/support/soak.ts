@@ -252,7 +252,8 @@ export async function runSoak(opts: SoakOptions): Promise<SoakReport> {
     });
     receiver = await startReceiver();
     await replicas.start(world, opts.replicas, {
-      ...(bouncer ? { DATABASE_URL: bouncer.through(world.databaseUrl), DATABASE_SESSION_URL: world.databaseUrl } : {}),
+      // PgBouncer 1.18 in transaction mode cannot carry prepared statements (docs/operating.md).
+      ...(bouncer ? { DATABASE_URL: bouncer.through(world.databaseUrl), DATABASE_SESSION_URL: world.databaseUrl, DB_PREPARED_STATEMENTS: "false" } : {}),
       ...(cluster ? { REDIS_CLUSTER_NODES: cluster.nodes.join(",") } : {}),
     });
     const via = [bouncer ? "through PgBouncer (transaction mode)" : "", cluster ? `on a ${cluster.nodes.length}-master Redis Cluster` : ""].filter(Boolean);

@@ -306,6 +306,12 @@ export const ZEnv = z.object({
    * delivery. Off by default: off, no connection is wrapped.
    */
   DB_STATEMENT_METRICS: zBool.default(false),
+  /**
+   * Typed SQL whose text repeats runs as prepared statements, parsed and planned once per connection
+   * (@esign/db typed-sql/prepared.ts). Set false when DATABASE_URL goes through a transaction-mode
+   * pooler without prepared-statement support (PgBouncer before 1.21).
+   */
+  DB_PREPARED_STATEMENTS: zBool.default(true),
   /** bull-board at /admin/queues on the gateway: on in development, off in production unless true. */
   QUEUE_DASHBOARD: zBool.optional(),
   /** No retry/clean/add/remove from the dashboard: true by default in production. */

@@ -1,4 +1,4 @@
-import { countStatements, createPrisma, sqlPool, statementCounts, typedSqlStats, type Db } from "@esign/db";
+import { countStatements, createPrisma, prepareStatements, sqlPool, statementCounts, typedSqlStats, type Db } from "@esign/db";
 import { statementMetrics } from "./metrics/statement-metrics";
 import { typedSqlMetrics } from "./metrics/typed-sql-metrics";
 
@@ -9,8 +9,9 @@ import { typedSqlMetrics } from "./metrics/typed-sql-metrics";
  * its database here, so none can forget the figures the benchmark reads (bench/README.md, "Typed SQL",
  * "Round trips").
  */
-export function openDatabase(databaseUrl: string, poolSize: number | undefined, options: { countStatements?: boolean } = {}): Db {
+export function openDatabase(databaseUrl: string, poolSize: number | undefined, options: { countStatements?: boolean; preparedStatements?: boolean } = {}): Db {
   const db = createPrisma(databaseUrl, poolSize);
+  if (options.preparedStatements) prepareStatements(sqlPool(db));
   typedSqlMetrics(typedSqlStats);
   if (options.countStatements) {
     countStatements(sqlPool(db));

@@ -98,6 +98,7 @@ export async function startWorkerService(
   const opened: Opened = {
     db: openDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE ?? options.defaultPoolSize?.(config), {
       countStatements: config.DB_STATEMENT_METRICS,
+      preparedStatements: config.DB_PREPARED_STATEMENTS,
     }),
     connections: [],
     producers: [],

@@ -8,7 +8,10 @@ import { capConnectionsPerAddress } from "./http/connection-cap";
 import { createPdfInspector } from "./pdf-inspector";
 
 runService("api-gateway", async ({ config, logger }) => {
-  const db = openDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE, { countStatements: config.DB_STATEMENT_METRICS });
+  const db = openDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE, {
+    countStatements: config.DB_STATEMENT_METRICS,
+    preparedStatements: config.DB_PREPARED_STATEMENTS,
+  });
   const redis = createRedis(config, "producer");
   // Every reconnect attempt fails while Redis is away (two a second): one line per 10 s says so.
   const redisLog = throttledLog(logger, 10_000);

@@ -11,6 +11,8 @@ export interface Statement<A, O> {
   readonly name: string;
   readonly sample: A;
   compile(args: A): CompiledQuery<O>;
+  /** Its text repeats call after call (reuse "shape" or "value"): it may run as a prepared statement (prepared.ts). */
+  readonly repeats?: boolean;
 }
 
 const registry = new Map<string, Statement<never, unknown>>();
@@ -64,7 +66,7 @@ export function defineStatement<A, O>(name: string, sample: A, build: (args: A) 
       own.compileSeconds += (performance.now() - started) / 1000;
     }
   };
-  const statement: Statement<A, O> = { name, sample, compile };
+  const statement: Statement<A, O> = { name, sample, compile, repeats: options.reuse === "shape" || options.reuse === "value" };
   registry.set(name, statement as Statement<never, unknown>);
   return statement;
 }
