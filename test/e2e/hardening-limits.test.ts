@@ -212,6 +212,8 @@ describe("mails per customer per minute", () => {
       "two requests held back",
     );
     for (const j of held) expect(j.delay).toBeGreaterThan(1_000);
+    // The relay names the customer in the job: the throttle is looked at before any database work.
+    for (const j of held) expect(j.data).toMatchObject({ customerId: c.customerId });
     await new Promise((r) => setTimeout(r, 1000));
     expect(await sent()).toBe(2);
     // The next window: the held requests go out.

@@ -46,6 +46,7 @@ export const claimOutboxBatchSql = defineStatement(
       .selectFrom("claimed as e")
       .select((eb) => [
         "e.id",
+        "e.customerId",
         "e.eventType",
         "e.payload",
         eb.exists(eb.selectFrom("WebhookSubscription as s").select("s.id").where(subscriptionMatchesEvent)).as("hasSubscribers"),

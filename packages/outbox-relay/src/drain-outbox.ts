@@ -10,6 +10,8 @@ const RELAY_TRANSACTION_LIMIT_MS = 15_000;
 
 interface ClaimedEvent {
   id: string;
+  /** Its customer: a signing request's job carries it, for the mail throttle (event-routes.ts). */
+  customerId: number;
   eventType: string;
   payload: unknown;
   /** Whether any subscription matches it now (the fan-out decides which, when it runs). */

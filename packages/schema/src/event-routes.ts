@@ -14,14 +14,21 @@ type JobOf<Q extends QueueName> = {
 /** Any job of the catalog, with its data typed by queue and name. */
 export type InternalJob = { [Q in QueueName]: JobOf<Q> }[QueueName];
 
-export function internalJobsFor(event: { id: string; eventType: string; payload: unknown }): InternalJob[] {
+export function internalJobsFor(event: { id: string; eventType: string; payload: unknown; customerId: number }): InternalJob[] {
   // The catalog's payload schemas: the reactions read the payloads every writer builds with it.
   const signer = ZSignerPayload.safeParse(event.payload);
   const caseFile = ZCaseFilePayload.safeParse(event.payload);
   switch (event.eventType) {
     case "sign.signer.requestActivated":
       return signer.success
-        ? [{ queue: "notifications", name: "signing-request", data: { signerId: signer.data.id, eventId: event.id }, jobId: `request-${event.id}` }]
+        ? [
+            {
+              queue: "notifications",
+              name: "signing-request",
+              data: { signerId: signer.data.id, eventId: event.id, customerId: event.customerId },
+              jobId: `request-${event.id}`,
+            },
+          ]
         : [];
     case "sign.signer.signed":
     case "sign.signer.deleted":

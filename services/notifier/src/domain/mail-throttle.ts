@@ -27,6 +27,17 @@ export class MailThrottle {
       perMinute > 0 ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `${keyPrefix}:rl:mails-customer`, points: perMinute, duration: 60 }) : null;
   }
 
+  /**
+   * Throws MailThrottled when the customer's minute is used up, without taking from it: checked
+   * before a message's transaction, so that a held-back message costs one Redis read, not a lock,
+   * the signer's read and a rollback at every retry (a customer over its limit retries each window).
+   */
+  async hold(customerId: number): Promise<void> {
+    if (!this.limiter) return;
+    const used = await this.limiter.get(String(customerId));
+    if (used && used.consumedPoints >= this.limiter.points) throw new MailThrottled(customerId, Date.now() + Math.max(1000, used.msBeforeNext));
+  }
+
   /** Takes one message of the customer's minute, or throws MailThrottled. */
   async take(customerId: number): Promise<void> {
     if (!this.limiter) return;

@@ -5,6 +5,7 @@ import { settleRequestOutcome } from "./signer-outcome-log";
 
 /** notifications/signing-request: the request of one activation, by email or e-Boks; then reminder #1. */
 export async function signingRequestJob(ctx: NotifierContext, data: JobData<"notifications", "signing-request">): Promise<void> {
+  if (data.customerId !== undefined) await ctx.mailThrottle.hold(data.customerId);
   const outcome = await notifySigningRequest(ctx, data.signerId, requestDedupeKey(data.signerId, data.eventId));
   settleRequestOutcome(ctx.logger, "signing request", { signerId: data.signerId, eventId: data.eventId }, outcome);
 }
