@@ -95,9 +95,10 @@ describe("signed deliveries", () => {
     const date = (body.eventTime as { date: string }).date;
     expect(new Date(`${date.replace(" ", "T").slice(0, 23)}Z`).getTime()).toBe(event.occurredAt.getTime());
 
-    // The relay also published the event's internal reaction (the signer's signing request).
+    // The relay also published the event's internal reaction (the signer's signing request), naming
+    // the event's customer for the mail throttle.
     const request = await world.producer().queue("notifications").getJob(`request-${event.id}`);
-    expect(request?.data).toEqual({ signerId: firstSigner, eventId: event.id });
+    expect(request?.data).toEqual({ signerId: firstSigner, eventId: event.id, customerId: owner.customerId });
 
     // A wrong secret does not verify: the signature really is keyed with this subscription's secret.
     expect(await verified(req!, "whsec_wrong")).toMatchObject({ ok: false, reason: "signature_mismatch" });
