@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery } from "kysely";
+import { isPasteableText } from "./expressions";
 
 /*
  * Reusing a statement's compiled text. Building and compiling a Kysely statement costs 20-400 us of
@@ -170,13 +171,12 @@ export function memoizedCompile<A, O>(build: (args: A) => Compilable<O>): (args:
  * difference stops the reuse of that statement for good (and throws under test).
  */
 
-const PASTEABLE = /^[A-Za-z0-9:._@/-]{0,200}$/;
 const textMarker = (i: number) => `00005107-0000-4000-8000-${String(i).padStart(12, "0")}`;
 const intMarker = (i: number) => 987_650_000 + i;
 
 /** The literal a value is pasted as, or undefined when this value must not be pasted by the template. */
 function pastedLiteral(value: unknown): string | undefined {
-  if (typeof value === "string") return PASTEABLE.test(value) ? `'${value}'` : undefined;
+  if (typeof value === "string") return isPasteableText(value) ? `'${value}'` : undefined;
   if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
   return undefined;
 }
