@@ -139,6 +139,14 @@ export const ZEnv = z.object({
    */
   PDF_INSPECT_BORROW_MS: zInt(500, 0),
   /**
+   * Files of the customer an inspector process works for that are sent to it ahead, to wait there
+   * behind its current file, while no other customer has a file waiting (asked back when one
+   * arrives). On a saturated gateway the round trip through its event loop between two files, not
+   * the parse, bounded the inspection rate (bench/README.md, issue 25). 0: one file per process at a
+   * time, the next sent only after the answer.
+   */
+  PDF_INSPECT_PREFETCH: z.coerce.number().int().min(0).max(64).default(4),
+  /**
    * Scheduling niceness of the inspector processes (0-19). 0 by default: at 10 a saturated machine
    * starved them (the gateway kept accepting creates it could not finish: the inspect stage went to
    * 0.5-0.8 s at 247/s), while /healthz under the bomb and /verify attacks read the same at 0 and 10

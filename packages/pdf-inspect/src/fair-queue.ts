@@ -57,6 +57,23 @@ export class FairQueue<T> {
     return false;
   }
 
+  /** Whether a tenant other than `tenant` has any work waiting (within its share or not). */
+  waitsOtherThan(tenant: string): boolean {
+    for (const [other, items] of this.waiting) if (other !== tenant && items.length > 0) return true;
+    return false;
+  }
+
+  /**
+   * The head of `tenant`'s own items, whatever its share, when `may` allows it (a process prefetching
+   * more of the tenant it works for, PdfInspector): counted as running like any other.
+   */
+  takeFrom(tenant: string, may: (item: T) => boolean): T | undefined {
+    const items = this.waiting.get(tenant);
+    const head = items?.[0];
+    if (!items || head === undefined || !may(head)) return undefined;
+    return this.take(tenant, items);
+  }
+
   /** One of `tenant`'s items has finished running. */
   done(tenant: string): void {
     const running = (this.running.get(tenant) ?? 0) - 1;

@@ -3,30 +3,73 @@ import { readFile } from "node:fs/promises";
 import { certificateFingerprint } from "@esign/seal/src/pki/certificates";
 import { inspectSeal } from "@esign/seal/src/verify/verify-sealed-pdf";
 import { inspectPdf } from "./inspect-pdf";
-import { ZInspectRequest, ZSealRequest, type InspectReply, type SealReply } from "./messages";
+import {
+  ZCancelRequest,
+  ZInspectRequest,
+  ZSealRequest,
+  type CancelledReply,
+  type InspectReply,
+  type InspectRequest,
+  type SealReply,
+  type SealRequest,
+} from "./messages";
 
 /*
- * The inspector child process (forked by PdfInspector): one file at a time (the parent sends the
- * next only after the answer, so a death or a time-out here concerns that file alone), read from
- * disk here so that neither the file nor LibPDF's parse ever sits in the gateway's own memory. Its
- * heap is capped by the parent (--max-old-space-size), its decompression per document here
- * (`maxInflatedBytes`). A request that does not parse is ignored: the parent times it out.
+ * The inspector child process (forked by PdfInspector): one file at a time, in the order sent. The
+ * parent may send a customer's next files before this one is done (PDF_INSPECT_PREFETCH): they wait
+ * here, in `line`, and start as soon as the one before is answered, without a round trip through the
+ * gateway's busy event loop; it may ask them back (a cancel) while they wait. A death or a time-out
+ * here still concerns only the file being worked on: the parent puts the waiting ones back in its
+ * queue. Files are read from disk here so that neither the file nor LibPDF's parse ever sits in the
+ * gateway's own memory. Its heap is capped by the parent (--max-old-space-size), its decompression
+ * per document here (`maxInflatedBytes`). A request that does not parse is ignored: the parent times
+ * it out.
  */
+type Work = { kind: "inspect"; req: InspectRequest } | { kind: "seal"; req: SealRequest };
+const line: Work[] = [];
+let busy = false;
+
 process.on("message", (raw: unknown) => {
+  const cancel = ZCancelRequest.safeParse(raw);
+  if (cancel.success) {
+    const asked = new Set(cancel.data.ids);
+    // One already started (or done) is answered as usual; the rest go back in the order they came.
+    const cancelled = line.filter((w) => asked.has(w.req.id)).map((w) => w.req.id);
+    line.splice(0, line.length, ...line.filter((w) => !asked.has(w.req.id)));
+    process.send?.({ cancelled } satisfies CancelledReply);
+    return;
+  }
   const seal = ZSealRequest.safeParse(raw);
-  if (seal.success) return void checkSeal(seal.data.id, seal.data.path);
-  const req = ZInspectRequest.safeParse(raw);
-  if (!req.success) return;
-  void (async () => {
-    let reply: InspectReply;
-    try {
-      reply = { id: req.data.id, result: await inspectPdf(await readFile(req.data.path), { maxInflatedBytes: req.data.maxInflatedBytes }) };
-    } catch (err) {
-      reply = { id: req.data.id, result: { ok: false, reason: "unreadable", detail: `could not read the upload: ${(err as Error).message}` } };
-    }
-    process.send?.(reply);
-  })();
+  if (seal.success) line.push({ kind: "seal", req: seal.data });
+  else {
+    const req = ZInspectRequest.safeParse(raw);
+    if (!req.success) return;
+    line.push({ kind: "inspect", req: req.data });
+  }
+  workOn();
 });
+
+/** Starts the next waiting file unless one is in progress; each answer is sent before the next starts. */
+function workOn(): void {
+  if (busy) return;
+  const next = line.shift();
+  if (!next) return;
+  busy = true;
+  void (next.kind === "seal" ? checkSeal(next.req) : inspect(next.req)).then((reply) => {
+    process.send?.(reply);
+    busy = false;
+    // Next turn: a cancel the parent sent meanwhile is read before the next file starts.
+    setImmediate(workOn);
+  });
+}
+
+async function inspect(req: InspectRequest): Promise<InspectReply> {
+  try {
+    return { id: req.id, result: await inspectPdf(await readFile(req.path), { maxInflatedBytes: req.maxInflatedBytes }) };
+  } catch (err) {
+    return { id: req.id, result: { ok: false, reason: "unreadable", detail: `could not read the upload: ${(err as Error).message}` } };
+  }
+}
 
 // Without a parent there is nothing to do; with one gone, exit rather than linger.
 process.on("disconnect", () => process.exit(0));
@@ -35,11 +78,10 @@ process.on("disconnect", () => process.exit(0));
  * The public /verify's signature check (issue 26, item 1), here rather than in the gateway: the search
  * and the CMS check cost CPU in proportion to the file, and a process that takes too long is killed.
  */
-async function checkSeal(id: number, path: string): Promise<void> {
-  let reply: SealReply;
+async function checkSeal({ id, path }: SealRequest): Promise<SealReply> {
   try {
     const { check } = await inspectSeal(await readFile(path));
-    reply = {
+    return {
       id,
       seal: check
         ? {
@@ -51,7 +93,6 @@ async function checkSeal(id: number, path: string): Promise<void> {
         : null,
     };
   } catch (err) {
-    reply = { id, seal: null, error: (err as Error).message };
+    return { id, seal: null, error: (err as Error).message };
   }
-  process.send?.(reply);
 }

@@ -31,3 +31,15 @@ export type SealFinding = z.infer<typeof ZSealFinding>;
 
 export const ZSealReply = z.object({ id: z.number().int(), seal: ZSealFinding.nullable(), error: z.string().optional() });
 export type SealReply = z.infer<typeof ZSealReply>;
+
+/**
+ * Parent -> inspector process: files sent to wait behind the one it works on, asked back because
+ * another tenant's file now waits (PdfInspector's prefetch). Each one not yet started is answered
+ * in one CancelledReply; one already started is answered as usual.
+ */
+export const ZCancelRequest = z.object({ op: z.literal("cancel"), ids: z.array(z.number().int()) });
+export type CancelRequest = z.infer<typeof ZCancelRequest>;
+
+/** Inspector process -> parent: the files of a cancel that had not started, in the order they were sent. */
+export const ZCancelledReply = z.object({ cancelled: z.array(z.number().int()) });
+export type CancelledReply = z.infer<typeof ZCancelledReply>;

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { FairQueue } from "./fair-queue";
 import type { PdfInspection } from "./inspect-pdf";
-import { ZInspectReply, ZSealReply, type InspectRequest, type SealFinding, type SealRequest } from "./messages";
+import { ZCancelledReply, ZInspectReply, ZSealReply, type CancelRequest, type InspectRequest, type SealFinding, type SealRequest } from "./messages";
 
 export interface PdfInspectorOptions {
   /** Child processes inspecting at once (PDF_INSPECTORS). */
@@ -23,6 +23,15 @@ export interface PdfInspectorOptions {
    * tenant's queue, to run within the share. 0: never borrow (strictly `perTenant`).
    */
   borrowMs?: number;
+  /**
+   * Files of the customer a process works for sent to it ahead, to wait there behind its current one
+   * (PDF_INSPECT_PREFETCH): the process goes on to the next as soon as it answers, without waiting
+   * for the gateway's event loop to read the answer and send another (on a saturated gateway that
+   * round trip, not the parse, bounded the inspection rate). Only while no other customer has a file
+   * waiting; when one arrives, the files sent ahead that have not started are asked back to the queue.
+   * 0: one file per process at a time, sent only once the one before is answered.
+   */
+  prefetch?: number;
   /** Scheduling niceness of the processes (PDF_INSPECT_NICE, 0-19; 0 by default): above 0 the gateway's own work goes first under CPU pressure. */
   nice?: number;
   /** Results remembered by content address: the same file uploaded again is not parsed again. */
@@ -30,7 +39,7 @@ export interface PdfInspectorOptions {
   onProblem?: (message: string, meta: Record<string, unknown>) => void;
 }
 
-export const PDF_INSPECT_DEFAULTS = { maxInflatedBytes: 64 * 2 ** 20, maxHeapMb: 384, perTenant: 1, nice: 0, borrowMs: 500 } as const;
+export const PDF_INSPECT_DEFAULTS = { maxInflatedBytes: 64 * 2 ** 20, maxHeapMb: 384, perTenant: 1, nice: 0, borrowMs: 500, prefetch: 4 } as const;
 
 /** A result, and whether it is about the file (remembered) or about this machine or this moment (not). */
 interface Verdict {
@@ -49,17 +58,21 @@ interface Running {
   job: Job;
   tenant: string;
   child: ChildProcess;
-  timer: NodeJS.Timeout;
-  /** Started past its tenant's share, on a process nobody else had work for. */
+  /** Its PDF_INSPECT_TIMEOUT_MS, set once its process works on it (it heads the slot's line). */
+  timer?: NodeJS.Timeout;
+  /** Started past its tenant's share, on a process nobody else had work for (or sent ahead behind such a run). */
   borrowed: boolean;
   /** Set when a borrowed run has had its PDF_INSPECT_BORROW_MS: another tenant's arrival stops it. */
   borrowTimer?: NodeJS.Timeout;
   overdue?: boolean;
+  /** Sent ahead and since asked back (another tenant's file waits); it may still have started. */
+  recalled?: boolean;
 }
 
 interface Slot {
   process: ChildProcess | null;
-  running: Running | null;
+  /** What the process has been sent, in order: the first is the file it works on, the rest wait there (prefetch). */
+  line: Running[];
 }
 
 const machineFault = (detail: string): Verdict => ({ result: { ok: false, reason: "unreadable", detail }, aboutTheFile: false });
@@ -92,15 +105,17 @@ export class PdfInspector {
   private readonly maxInflatedBytes: number;
   private readonly maxHeapMb: number;
   private readonly borrowMs: number;
+  private readonly prefetchDepth: number;
   private nextId = 1;
   private closed = false;
 
   constructor(private readonly opts: PdfInspectorOptions) {
-    this.slots = Array.from({ length: Math.max(1, opts.processes) }, () => ({ process: null, running: null }));
+    this.slots = Array.from({ length: Math.max(1, opts.processes) }, () => ({ process: null, line: [] }));
     this.queue = new FairQueue(Math.max(1, opts.perTenant ?? PDF_INSPECT_DEFAULTS.perTenant));
     this.maxInflatedBytes = opts.maxInflatedBytes ?? PDF_INSPECT_DEFAULTS.maxInflatedBytes;
     this.maxHeapMb = opts.maxHeapMb ?? PDF_INSPECT_DEFAULTS.maxHeapMb;
     this.borrowMs = opts.borrowMs ?? PDF_INSPECT_DEFAULTS.borrowMs;
+    this.prefetchDepth = Math.max(0, opts.prefetch ?? PDF_INSPECT_DEFAULTS.prefetch);
   }
 
   /** Inspects the file at `filePath`, whose content address is `sha256`, in `tenant`'s turn. Never throws. */
@@ -130,11 +145,19 @@ export class PdfInspector {
     return this.slots.filter((slot) => slot.process?.connected).length;
   }
 
+  /** Files each process has been sent and not answered: the one it works on and those waiting behind it. */
+  get filesPerProcess(): number[] {
+    return this.slots.map((slot) => slot.line.length);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.queue.drain()) answer(job, machineFault("the inspector closed"), new Error("the inspector closed"));
     for (const slot of this.slots) {
-      if (slot.running) this.finish(slot, machineFault("the inspector closed"), new Error("the inspector closed"));
+      for (const running of [...slot.line]) {
+        const job = this.release(slot, running);
+        if (job) answer(job, machineFault("the inspector closed"), new Error("the inspector closed"));
+      }
       slot.process?.kill();
     }
   }
@@ -144,6 +167,7 @@ export class PdfInspector {
     this.warm();
     this.pump();
     this.preemptOverdue();
+    this.recall();
   }
 
   /**
@@ -156,14 +180,56 @@ export class PdfInspector {
     for (const slot of this.slots) if (!slot.process?.connected) this.ensure(slot);
   }
 
-  /** Starts waiting work on every idle process, in the queue's order (borrowing idle processes past a tenant's share). */
+  /**
+   * Starts waiting work on every idle process, in the queue's order (borrowing idle processes past a
+   * tenant's share), then sends busy processes more of their own tenant's files (prefetch).
+   */
   private pump(): void {
     if (this.closed) return;
     for (const slot of this.slots) {
-      if (slot.running) continue;
+      if (slot.line.length > 0) continue;
       const next = this.queue.next({ borrow: this.borrowMs > 0, mayBorrow: (job) => !job.preempted });
-      if (!next) return;
-      this.start(slot, next.tenant, next.item, next.borrowed);
+      if (!next) break;
+      this.send(slot, next.tenant, next.item, next.borrowed);
+    }
+    this.prefetch();
+  }
+
+  /**
+   * Sends each busy process up to PDF_INSPECT_PREFETCH more of the files of the tenant it works for,
+   * while no other tenant has a file waiting (so no file ever waits inside a process behind another
+   * tenant's). Only inspections: a /verify check keeps its one-at-a-time turn.
+   */
+  private prefetch(): void {
+    if (this.prefetchDepth === 0) return;
+    for (const slot of this.slots) {
+      const head = slot.line[0];
+      if (!head || head.job.kind !== "inspect" || slot.line.some((r) => r.recalled)) continue;
+      while (slot.line.length <= this.prefetchDepth && !this.queue.waitsOtherThan(head.tenant)) {
+        const job = this.queue.takeFrom(head.tenant, (j) => j.kind === "inspect" && !j.preempted);
+        if (!job) break;
+        this.send(slot, head.tenant, job, head.borrowed);
+      }
+    }
+  }
+
+  /**
+   * Another tenant's file waits: the files sent ahead to a process for a different tenant are asked
+   * back (those not started come back with a cancel answer and go to the head of their tenant's queue),
+   * so that the newcomer waits at most for the files being worked on, as without prefetch.
+   */
+  private recall(): void {
+    for (const slot of this.slots) {
+      const ids: number[] = [];
+      for (const running of slot.line.slice(1)) {
+        if (running.recalled || !this.queue.waitsOtherThan(running.tenant)) continue;
+        running.recalled = true;
+        ids.push(running.id);
+      }
+      if (ids.length === 0) continue;
+      const cancel: CancelRequest = { op: "cancel", ids };
+      // A process gone meanwhile: its exit hands back what it held.
+      slot.line[0]?.child.send(cancel, () => undefined);
     }
   }
 
@@ -172,72 +238,105 @@ export class PdfInspector {
    * past its PDF_INSPECT_BORROW_MS, holds a process: that run is stopped for it (one per arrival).
    */
   private preemptOverdue(): void {
-    const slot = this.slots.find((s) => s.running?.borrowed && s.running.overdue && this.queue.waitsWithinShare(s.running.tenant));
+    const slot = this.slots.find((s) => {
+      const head = s.line[0];
+      return head?.borrowed && head.overdue && this.queue.waitsWithinShare(head.tenant);
+    });
     if (slot) this.preempt(slot);
   }
 
   /** A borrowed run has had its time: stopped now if another tenant's file waits within its share, else when one arrives. */
   private borrowDue(slot: Slot, id: number): void {
-    const running = slot.running;
-    if (running?.id !== id) return;
-    running.overdue = true;
-    if (this.queue.waitsWithinShare(running.tenant)) this.preempt(slot);
+    const head = slot.line[0];
+    if (head?.id !== id) return;
+    head.overdue = true;
+    if (this.queue.waitsWithinShare(head.tenant)) this.preempt(slot);
   }
 
-  /** Stops a borrowed run (its process replaced) and puts its file back at the head of its tenant's queue. */
+  /** Stops a borrowed run (its process replaced) and puts its file back at the head of its tenant's queue, the files behind it too. */
   private preempt(slot: Slot): void {
-    const running = slot.running;
-    if (!running) return;
+    const head = slot.line[0];
+    if (!head) return;
     this.opts.onProblem?.("borrowed pdf inspection stopped for another customer's file; it runs again in its own turn", {
-      tenant: running.tenant,
+      tenant: head.tenant,
       borrowMs: this.borrowMs,
     });
     this.replace(slot);
-    const job = this.release(slot);
-    if (job) this.queue.pushFront(running.tenant, { ...job, preempted: true });
+    this.requeueWaiting(slot);
+    const job = this.release(slot, head);
+    if (job) this.queue.pushFront(head.tenant, { ...job, preempted: true });
   }
 
-  private start(slot: Slot, tenant: string, job: Job, borrowed: boolean): void {
+  /** Sends a file to the slot's process: worked on at once when the line was empty, else after those before it. */
+  private send(slot: Slot, tenant: string, job: Job, borrowed: boolean): void {
     const child = this.ensure(slot);
-    const id = this.nextId++;
-    const timer = setTimeout(() => this.timedOut(slot, id), this.opts.timeoutMs);
-    const borrowTimer = borrowed ? setTimeout(() => this.borrowDue(slot, id), this.borrowMs) : undefined;
-    slot.running = { id, job, tenant, child, timer, borrowed, borrowTimer };
+    const running: Running = { id: this.nextId++, job, tenant, child, borrowed };
+    slot.line.push(running);
+    if (slot.line.length === 1) this.begin(slot, running);
     const req: InspectRequest | SealRequest =
-      job.kind === "inspect" ? { id, path: job.path, maxInflatedBytes: this.maxInflatedBytes } : { id, op: "seal", path: job.path };
+      job.kind === "inspect" ? { id: running.id, path: job.path, maxInflatedBytes: this.maxInflatedBytes } : { id: running.id, op: "seal", path: job.path };
     child.send(req, (err) => {
-      if (!err || slot.running?.id !== id) return;
-      // The process was gone before it got the file: not the file's doing. Once more on a fresh process, then a fault.
-      this.replace(slot);
-      this.release(slot);
-      if (!job.resent) this.enqueue(tenant, { ...job, resent: true });
-      else answer(job, machineFault(`inspection could not start: ${err.message}`), new Error(`the check could not start: ${err.message}`));
+      if (!err || !slot.line.includes(running)) return;
+      // The process was gone before it got the file: not the file's doing. Once more on a fresh
+      // process, then a fault. Sent first, nothing else in its line had reached the process either.
+      const first = slot.line[0] === running;
+      const lost = first ? [...slot.line] : [running];
+      if (first) this.replace(slot);
+      for (const r of lost) {
+        const again = this.release(slot, r);
+        if (!again) continue;
+        if (!again.resent) this.enqueue(r.tenant, { ...again, resent: true });
+        else answer(again, machineFault(`inspection could not start: ${err.message}`), new Error(`the check could not start: ${err.message}`));
+      }
     });
   }
 
+  /** The process works on `running` from now: its time-out (and, when borrowed, its borrow time) starts. */
+  private begin(slot: Slot, running: Running): void {
+    running.timer = setTimeout(() => this.timedOut(slot, running.id), this.opts.timeoutMs);
+    if (running.borrowed) running.borrowTimer = setTimeout(() => this.borrowDue(slot, running.id), this.borrowMs);
+  }
+
   private timedOut(slot: Slot, id: number): void {
-    if (slot.running?.id !== id) return;
-    this.opts.onProblem?.("pdf inspection timed out; replacing its process", { timeoutMs: this.opts.timeoutMs, tenant: slot.running.tenant });
+    const head = slot.line[0];
+    if (head?.id !== id) return;
+    this.opts.onProblem?.("pdf inspection timed out; replacing its process", { timeoutMs: this.opts.timeoutMs, tenant: head.tenant });
     // Killed first, so that the exit is not taken for a death of its own; the slot forks afresh for the next file.
     this.replace(slot);
     const detail = `it could not be opened within ${this.opts.timeoutMs} ms, the most one document may take (PDF_INSPECT_TIMEOUT_MS)`;
-    this.finish(slot, tooCostly(detail), new Error(`the signature could not be checked within ${this.opts.timeoutMs} ms`));
+    this.failHead(slot, tooCostly(detail), new Error(`the signature could not be checked within ${this.opts.timeoutMs} ms`));
   }
 
-  /** Answers the slot's running job (with `verdict` or `seal`, by its kind). */
-  private finish(slot: Slot, verdict: Verdict, seal: SealFinding | null | Error): void {
-    const job = this.release(slot);
+  /** The process on the slot's first file is gone because of it: that file is answered, the ones waiting behind it go back to the queue. */
+  private failHead(slot: Slot, verdict: Verdict, seal: SealFinding | null | Error): void {
+    const head = slot.line[0];
+    if (!head) return;
+    this.requeueWaiting(slot);
+    const job = this.release(slot, head);
     if (job) answer(job, verdict, seal);
   }
 
-  /** Frees the slot, hands back the job it was running, and (after the caller's answer) starts the next. */
-  private release(slot: Slot): Job | undefined {
-    const running = slot.running;
-    if (!running) return undefined;
-    slot.running = null;
+  /** The files waiting behind the slot's first one (never started) go back to the head of their tenants' queues, in order. */
+  private requeueWaiting(slot: Slot): void {
+    for (const running of slot.line.slice(1).reverse()) {
+      const job = this.release(slot, running);
+      if (job) this.queue.pushFront(running.tenant, job);
+    }
+  }
+
+  /**
+   * Takes `running` off its slot and hands back its job; when it was the one being worked on, the
+   * next in the line is now, and (after the caller's answer) waiting work is started.
+   */
+  private release(slot: Slot, running: Running): Job | undefined {
+    const at = slot.line.indexOf(running);
+    if (at < 0) return undefined;
+    slot.line.splice(at, 1);
     clearTimeout(running.timer);
     clearTimeout(running.borrowTimer);
     this.queue.done(running.tenant);
+    const head = slot.line[0];
+    if (at === 0 && head && head.timer === undefined) this.begin(slot, head);
     queueMicrotask(() => this.pump());
     return running.job;
   }
@@ -264,30 +363,14 @@ export class PdfInspector {
     });
     child.on("message", (raw: unknown) => {
       answered = true;
-      const running = slot.running;
-      if (!running || running.child !== child) return;
-      const { job } = running;
-      if (job.kind === "seal") {
-        const sealed = ZSealReply.safeParse(raw);
-        if (sealed.success && sealed.data.id === running.id) {
-          this.release(slot);
-          job.resolve(sealed.data.error ? new Error(sealed.data.error) : sealed.data.seal);
-        }
-        return;
-      }
-      const reply = ZInspectReply.safeParse(raw);
-      if (reply.success && reply.data.id === running.id) {
-        this.release(slot);
-        // A document refused for its cost is remembered like any other verdict: the same bomb again costs nothing.
-        job.resolve({ result: reply.data.result, aboutTheFile: true });
-      }
+      this.onReply(slot, child, raw);
     });
     // A process that could not be started (or signalled): its file is answered as the machine's fault, not the file's.
     child.on("error", (err) => {
       this.opts.onProblem?.("pdf inspector process error", { error: err.message });
       if (slot.process === child) slot.process = null;
-      if (slot.running?.child === child)
-        this.finish(slot, machineFault(`inspection could not start: ${err.message}`), new Error(`the check could not start: ${err.message}`));
+      if (slot.line[0]?.child === child)
+        this.failHead(slot, machineFault(`inspection could not start: ${err.message}`), new Error(`the check could not start: ${err.message}`));
     });
     let answered = false;
     child.on("exit", (code, signal) => {
@@ -298,17 +381,49 @@ export class PdfInspector {
       const outOfMemory = /heap out of memory|heap limit/i.test(stderrTail);
       const lastError = stderrTail.split("\n").find((l) => l.startsWith("FATAL ERROR") || l.includes("Error")) ?? null;
       this.opts.onProblem?.("pdf inspector process exited", { code, signal, outOfMemory, lastError });
-      // It worked on one file only: that file killed it (out of memory, most likely). Nothing else is lost.
-      if (slot.running?.child === child) {
+      // It worked on one file only: that file killed it (out of memory, most likely). The files
+      // waiting behind it go back to the queue; nothing else is lost.
+      if (slot.line[0]?.child === child) {
         const how = signal ?? `exit ${code}`;
         const detail = outOfMemory
           ? `opening it needs more memory than one document may have (PDF_INSPECT_MAX_HEAP_MB, ${this.maxHeapMb} MiB): its inspector process ran out (${how})`
           : `its inspector process stopped while opening it (${how})`;
-        this.finish(slot, tooCostly(detail), new Error(`the check stopped its process (${signal ?? `exit ${code}`})`));
+        this.failHead(slot, tooCostly(detail), new Error(`the check stopped its process (${signal ?? `exit ${code}`})`));
       }
     });
     slot.process = child;
     return child;
+  }
+
+  /** An answer from a slot's process: a file's verdict, a seal check, or a file sent ahead handed back unstarted. */
+  private onReply(slot: Slot, child: ChildProcess, raw: unknown): void {
+    const byId = (id: number) => slot.line.find((r) => r.id === id && r.child === child);
+    const cancelled = ZCancelledReply.safeParse(raw);
+    if (cancelled.success) {
+      // Back to the head of their tenants' queues in the order they were sent (pushFront, last first).
+      for (const id of [...cancelled.data.cancelled].reverse()) {
+        const running = byId(id);
+        const job = running && this.release(slot, running);
+        if (running && job) this.queue.pushFront(running.tenant, job);
+      }
+      return;
+    }
+    const id = typeof raw === "object" && raw !== null && "id" in raw && typeof raw.id === "number" ? raw.id : undefined;
+    const running = id === undefined ? undefined : byId(id);
+    if (!running) return;
+    const { job } = running;
+    if (job.kind === "seal") {
+      const sealed = ZSealReply.safeParse(raw);
+      if (!sealed.success) return;
+      this.release(slot, running);
+      job.resolve(sealed.data.error ? new Error(sealed.data.error) : sealed.data.seal);
+      return;
+    }
+    const reply = ZInspectReply.safeParse(raw);
+    if (!reply.success) return;
+    this.release(slot, running);
+    // A document refused for its cost is remembered like any other verdict: the same bomb again costs nothing.
+    job.resolve({ result: reply.data.result, aboutTheFile: true });
   }
 
   private replace(slot: Slot): void {

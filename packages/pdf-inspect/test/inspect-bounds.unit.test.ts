@@ -1,11 +1,13 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { inspectPdf, PdfInspector, type PdfInspection } from "../src";
 import { FairQueue } from "../src/fair-queue";
 import { makePdf } from "../../../test/support/pdf";
+import { eventually } from "../../../test/support/eventually";
 import { makeInflationBombPdf, makeObjectFloodPdf } from "../../../test/support/hostile-pdf";
 
 /*
@@ -84,6 +86,85 @@ describe("FairQueue", () => {
     q.done("A");
     expect(q.next()).toEqual({ tenant: "A", item: "a2", borrowed: false });
   });
+});
+
+describe("FairQueue for prefetch", () => {
+  it("hands a tenant's own next item past its share when allowed, and says whether anyone else waits", () => {
+    const q = new FairQueue<string>(1);
+    q.push("A", "a1");
+    q.push("A", "a2");
+    q.push("A", "a3");
+    expect(q.next()).toEqual({ tenant: "A", item: "a1", borrowed: false });
+    expect(q.waitsOtherThan("A")).toBe(false);
+    expect(q.takeFrom("A", (item) => item !== "a2")).toBeUndefined();
+    expect(q.takeFrom("A", () => true)).toBe("a2");
+    expect(q.takeFrom("B", () => true)).toBeUndefined();
+    q.push("B", "b1");
+    expect(q.waitsOtherThan("A")).toBe(true);
+    expect(q.waitsOtherThan("B")).toBe(true);
+    // A holds two: a1 and a2 are both counted as running.
+    q.done("A");
+    expect(q.next()).toEqual({ tenant: "B", item: "b1", borrowed: false });
+    expect(q.next()).toBeUndefined();
+    q.done("A");
+    expect(q.next()).toEqual({ tenant: "A", item: "a3", borrowed: false });
+  });
+});
+
+describe("PdfInspector's prefetch (PDF_INSPECT_PREFETCH, child processes)", () => {
+  let inspector: PdfInspector | undefined;
+  afterEach(() => inspector?.close());
+
+  it("sends a busy process its customer's next files ahead while nobody else waits, up to the setting, and answers every one", async () => {
+    inspector = new PdfInspector({ processes: 1, timeoutMs: 30_000, prefetch: 3 });
+    const goods = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => makePdf(`prefetched ${i}`)));
+    const results = goods.map((g) => inspector!.inspect(file(g), sha(g), "customer:1"));
+    // The one worked on and three sent ahead; the sixth waits in the queue.
+    expect(inspector.filesPerProcess).toEqual([4]);
+    expect(await Promise.all(results)).toEqual(goods.map(() => ({ ok: true, pages: 1 })));
+
+    const strict = new PdfInspector({ processes: 1, timeoutMs: 30_000, prefetch: 0 });
+    try {
+      const more = await Promise.all([7, 8].map((i) => makePdf(`one at a time ${i}`)));
+      const answers = more.map((g) => strict.inspect(file(g), sha(g), "customer:1"));
+      expect(strict.filesPerProcess).toEqual([1]);
+      expect(await Promise.all(answers)).toEqual(more.map(() => ({ ok: true, pages: 1 })));
+    } finally {
+      await strict.close();
+    }
+  }, 60_000);
+
+  it("asks the files sent ahead back when another customer's file arrives: it is answered right after the file being worked on, before them", async () => {
+    inspector = new PdfInspector({ processes: 1, timeoutMs: 30_000, prefetch: 4 });
+    const order: string[] = [];
+    const track = (name: string, p: Promise<PdfInspection>) => p.then((r) => (order.push(name), r));
+    // A's first file is a FIFO: its read waits until the test writes the PDF, so it is still being worked on when B arrives.
+    const slow = hangingFile();
+    const aFiles = await Promise.all([2, 3, 4].map((i) => makePdf(`A ${i}`)));
+    const bFile = await makePdf("B");
+    const a1 = track("A1", inspector.inspect(slow, "slow-a1", "customer:1"));
+    const later = aFiles.map((g, i) => track(`A${i + 2}`, inspector!.inspect(file(g), sha(g), "customer:1")));
+    expect(inspector.filesPerProcess).toEqual([4]);
+    const b = track("B", inspector.inspect(file(bFile), sha(bFile), "customer:2"));
+    // The three sent ahead come back unstarted; then A's first file completes.
+    await eventually(async () => inspector!.filesPerProcess[0] === 1, 10_000);
+    await writeFile(slow, await makePdf("A 1"));
+    expect(await Promise.all([a1, b, ...later])).toEqual([1, 2, 3, 4, 5].map(() => ({ ok: true, pages: 1 })));
+    expect(order).toEqual(["A1", "B", "A2", "A3", "A4"]);
+  }, 60_000);
+
+  it("a process killed by the time-out of the file it works on hands the files sent ahead back: they run on a fresh process", async () => {
+    inspector = new PdfInspector({ processes: 1, timeoutMs: 4_000, prefetch: 4 });
+    const goods = await Promise.all([1, 2].map((i) => makePdf(`behind the late one ${i}`)));
+    const late = inspector.inspect(hangingFile(), "late-prefetch", "customer:1");
+    const behind = goods.map((g) => inspector!.inspect(file(g), sha(g), "customer:1"));
+    expect(inspector.filesPerProcess).toEqual([3]);
+    expect(await late).toMatchObject({ ok: false, reason: "too_costly", detail: expect.stringContaining("PDF_INSPECT_TIMEOUT_MS") });
+    expect(await Promise.all(behind)).toEqual([
+      { ok: true, pages: 1 },
+      { ok: true, pages: 1 },
+    ]);
+  }, 60_000);
 });
 
 describe("PdfInspector's bounds and isolation (child processes)", () => {

@@ -10,6 +10,7 @@ export function createPdfInspector(config: AppConfig, onProblem?: (message: stri
     maxHeapMb: config.PDF_INSPECT_MAX_HEAP_MB,
     perTenant: config.PDF_INSPECT_PER_CUSTOMER,
     borrowMs: config.PDF_INSPECT_BORROW_MS,
+    prefetch: config.PDF_INSPECT_PREFETCH,
     nice: config.PDF_INSPECT_NICE,
     onProblem,
   });
