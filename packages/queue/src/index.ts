@@ -2,6 +2,7 @@ export { createRedis, assertNoEviction, reconnectDelayMs } from "./redis";
 export type { RedisConnection, RedisTarget } from "./redis";
 export type { RedisRole } from "./redis";
 export { onRedisReconnect } from "./redis-reconnect";
+export { counterValue } from "./counter-value";
 export { Producer } from "./producer";
 export { EnqueueBacklog } from "./enqueue-backlog";
 export type { EnqueueBacklogOptions, BacklogJobOptions } from "./enqueue-backlog";

@@ -1,5 +1,5 @@
 import type { Response } from "express";
-import type { RedisConnection } from "@esign/queue";
+import { counterValue, type RedisConnection } from "@esign/queue";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { AppError } from "@esign/errors";
 import { throttledLog, type Logger, type ThrottledLog } from "@esign/logger";
@@ -78,16 +78,10 @@ export class RateLimit {
   /** Throws the 429 when `key` has used up its allowance (of failures), without counting this request. */
   async assertUnder(key: string, message: string): Promise<void> {
     if (!this.shared) return;
-    // Failures are rare, so the counter is almost always under its allowance: one GET says so.
-    // rate-limiter-flexible's own read is MULTI GET PTTL EXEC, four commands, which on the create
-    // path (the costly-PDF budget) cost ~3% of the gateway's CPU per create (bench/README.md). Only a
-    // count at or past the allowance, or a Redis that did not answer, takes the full read below (the
-    // Retry-After, or the in-memory fallback).
-    const count = await this.redis.get(this.shared.getKey(key)).then(
-      (raw) => (raw === null ? 0 : Number(raw)),
-      () => Number.NaN,
-    );
-    if (count < this.rule.points) return;
+    // Failures are rare, so the counter is almost always under its allowance: one GET says so (on
+    // the create path, the costly-PDF budget's full read was ~3% of the gateway's CPU). At or past it,
+    // or with Redis silent, the full read below gives the Retry-After or the in-memory fallback.
+    if ((await counterValue(this.redis, this.shared.getKey(key))) < this.rule.points) return;
     const state = await this.counted((l) => l.get(key));
     if (state && state.consumedPoints >= this.rule.points) throw this.limited(state, message);
   }
