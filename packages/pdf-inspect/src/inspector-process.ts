@@ -7,6 +7,7 @@ import {
   ZCancelRequest,
   ZInspectRequest,
   ZSealRequest,
+  type CancelRequest,
   type CancelledReply,
   type InspectReply,
   type InspectRequest,
@@ -29,23 +30,33 @@ type Work = { kind: "inspect"; req: InspectRequest } | { kind: "seal"; req: Seal
 const line: Work[] = [];
 let busy = false;
 
+/**
+ * A message read by the one schema its `op` names (none: a file to inspect). Tried one schema after
+ * another, every file cost two failed parses, and a failed zod parse builds its error objects.
+ */
+function read(raw: unknown): Work | CancelRequest | undefined {
+  const op = typeof raw === "object" && raw !== null ? (raw as { op?: unknown }).op : undefined;
+  if (op === "cancel") return ZCancelRequest.safeParse(raw).data;
+  if (op === "seal") {
+    const req = ZSealRequest.safeParse(raw).data;
+    return req && { kind: "seal", req };
+  }
+  const req = ZInspectRequest.safeParse(raw).data;
+  return req && { kind: "inspect", req };
+}
+
 process.on("message", (raw: unknown) => {
-  const cancel = ZCancelRequest.safeParse(raw);
-  if (cancel.success) {
-    const asked = new Set(cancel.data.ids);
+  const message = read(raw);
+  if (!message) return;
+  if ("op" in message) {
+    const asked = new Set(message.ids);
     // One already started (or done) is answered as usual; the rest go back in the order they came.
     const cancelled = line.filter((w) => asked.has(w.req.id)).map((w) => w.req.id);
     line.splice(0, line.length, ...line.filter((w) => !asked.has(w.req.id)));
     process.send?.({ cancelled } satisfies CancelledReply);
     return;
   }
-  const seal = ZSealRequest.safeParse(raw);
-  if (seal.success) line.push({ kind: "seal", req: seal.data });
-  else {
-    const req = ZInspectRequest.safeParse(raw);
-    if (!req.success) return;
-    line.push({ kind: "inspect", req: req.data });
-  }
+  line.push(message);
   workOn();
 });
 
