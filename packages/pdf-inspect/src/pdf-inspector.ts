@@ -409,8 +409,10 @@ export class PdfInspector {
   /** An answer from a slot's process: a file's verdict, a seal check, or a file sent ahead handed back unstarted. */
   private onReply(slot: Slot, child: ChildProcess, raw: unknown): void {
     const byId = (id: number) => slot.line.find((r) => r.id === id && r.child === child);
-    const cancelled = ZCancelledReply.safeParse(raw);
-    if (cancelled.success) {
+    // Only a message that says it is a cancel's answer is parsed as one: a failed zod parse per file
+    // (every verdict tried as a cancel first) built an error object on the gateway's event loop.
+    const cancelled = typeof raw === "object" && raw !== null && "cancelled" in raw ? ZCancelledReply.safeParse(raw) : undefined;
+    if (cancelled?.success) {
       // Back to the head of their tenants' queues in the order they were sent (pushFront, last first).
       for (const id of [...cancelled.data.cancelled].reverse()) {
         const running = byId(id);
