@@ -24,7 +24,7 @@ import type { CreateTarget } from "./scenarios/create-targets";
  * spread includes 1.0 is within noise.
  *
  * pnpm bench:ab --against /work/wt-old[,/work/wt-older] [--base /work/wt-old] [--rate 150] [--rounds 8] [--step-ms 6000]
- * [--variant "name:KEY=VALUE,KEY=VALUE|other:KEY=VALUE"]
+ * [--variant "name:KEY=VALUE,KEY=VALUE|other:KEY=VALUE"] [--profile]
  * (--base: the tree the ratios are taken against, this checkout by default; --variant: this checkout
  * again with other settings, an arm of its own)
  */
@@ -122,6 +122,7 @@ async function main(): Promise<void> {
   const rounds = Math.trunc(Number(arg("rounds") || 8));
   const stepMs = Math.trunc(Number(arg("step-ms") || 6000));
   const baseDir = arg("base");
+  const profile = arg("profile") !== undefined;
   if (!(rate > 0 && rounds > 0 && stepMs >= 1000)) throw new Error("--rate, --rounds and --step-ms take positive numbers (step at least 1000 ms)");
 
   const here = path.resolve(__dirname, "..");
@@ -143,7 +144,9 @@ async function main(): Promise<void> {
       built.add(tree.dir);
       const run = m.world.newRun();
       const world = await m.world.createWorld(run, "ab");
-      const ctx = { run, profile: new Set<string>(), profDir: run.dir } as unknown as BenchContext;
+      // --profile: each gateway writes a V8 CPU profile under bench/results/profiles/ab-<run>/ when it stops.
+      const profDir = path.join(here, "bench/results/profiles", `ab-${run.id}`, tree.label.replace(/[^A-Za-z0-9+.-]/g, "_"));
+      const ctx = { run, profile: new Set<string>(profile ? ["api-gateway"] : []), profDir } as unknown as BenchContext;
       const target = await m.targets.startGatewayTarget(ctx, world, createTemplate(), tree.env);
       started.push({ tree, target, cleanup: () => m.world.cleanupRun(run) });
     }
