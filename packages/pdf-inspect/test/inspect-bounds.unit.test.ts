@@ -235,6 +235,20 @@ describe("PdfInspector's bounds and isolation (child processes)", () => {
     expect(order).toEqual(["good", "hang"]);
   }, 60_000);
 
+  it("a customer's next file goes first to the process already working for it (one process woken per create), not to the idle one", async () => {
+    inspector = new PdfInspector({ processes: 2, timeoutMs: 30_000, perTenant: 1 });
+    const warm = await makePdf("warm");
+    await inspector.inspect(file(warm), sha(warm), "customer:1");
+    const goods = await Promise.all([1, 2].map((i) => makePdf(`both files of a create ${i}`)));
+    const answers = goods.map((g) => inspector!.inspect(file(g), sha(g), "customer:1"));
+    // Both in the first process's line: the second sent ahead behind the first; the other process stays asleep.
+    expect(inspector.filesPerProcess).toEqual([2, 0]);
+    expect(await Promise.all(answers)).toEqual([
+      { ok: true, pages: 1 },
+      { ok: true, pages: 1 },
+    ]);
+  }, 60_000);
+
   it("with borrowing off (PDF_INSPECT_BORROW_MS=0) a customer's files wait for its own share, as before", async () => {
     const order: string[] = [];
     const track = (name: string, p: Promise<PdfInspection>) => p.then((r) => (order.push(name), r));
@@ -253,6 +267,8 @@ describe("PdfInspector's bounds and isolation (child processes)", () => {
     const order: string[] = [];
     const track = (name: string, p: Promise<PdfInspection>) => p.then((r) => (order.push(name), r));
     const hostile = [1, 2].map((i) => track(`A${i}`, inspector!.inspect(hangingFile(), `hang-${i}`, "customer:1")));
+    // A's second file waits behind its first in the same process, then, that one being slow, borrows the idle one.
+    await eventually(async () => inspector!.filesPerProcess.join() === "1,1", 10_000);
     const good = await makePdf("customer B");
     const b = await track("B", inspector.inspect(file(good), sha(good), "customer:2"));
     expect(b).toEqual({ ok: true, pages: 1 });
