@@ -6,7 +6,8 @@ export type { WorkerBoot, WorkerParts, WorkerService, WorkerServiceOptions, Stop
 export { openDatabase } from "./database";
 export { startHealthServer, startWorkerHealth, runChecks } from "./health-server";
 export type { ReadinessChecks, HealthServerOptions } from "./health-server";
-export { metricsRegistry, initServiceMetrics, counter, gauge, histogram, EVENT_LOOP_SAMPLE_MS } from "./metrics/registry";
+export { metricsRegistry, initServiceMetrics, counter, gauge, histogram, boundHistogram, EVENT_LOOP_SAMPLE_MS } from "./metrics/registry";
+export type { BoundHistogram } from "./metrics/bound-histogram";
 export type { MetricSpec } from "./metrics/registry";
 export { cachedRead } from "./metrics/cached-read";
 export { scrapedGauge } from "./metrics/scraped-gauge";

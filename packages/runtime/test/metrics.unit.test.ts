@@ -4,7 +4,7 @@ import { cachedRead } from "../src/metrics/cached-read";
 import { answerMetrics } from "../src/metrics/metrics-endpoint";
 import { queueMetrics } from "../src/metrics/queue-metrics";
 import { recoveryMetrics } from "../src/metrics/recovery-metrics";
-import { counter, gauge, histogram, initServiceMetrics } from "../src/metrics/registry";
+import { boundHistogram, counter, gauge, histogram, initServiceMetrics } from "../src/metrics/registry";
 import { scrapedGauge } from "../src/metrics/scraped-gauge";
 import { parsePrometheus, valueOf } from "../../../test/support/prometheus";
 
@@ -31,6 +31,38 @@ describe("metric declarations", () => {
     expect(samples.filter((s) => s.name === "process_cpu_user_seconds_total")).toHaveLength(1);
     expect(samples.find((s) => s.name === "nodejs_eventloop_lag_seconds")?.labels.service).toBe("svc-a");
     expect(samples.every((s) => s.labels.service === "svc-a")).toBe(true);
+  });
+});
+
+describe("boundHistogram", () => {
+  it("writes exactly what prom-client's histogram writes for the same observations, default labels included", async () => {
+    const buckets = [0.001, 0.01, 0.1, 1];
+    const reference = new Registry();
+    const bound = new Registry();
+    for (const r of [reference, bound]) r.setDefaultLabels({ service: "svc-b" });
+    const spec = { name: "t_stage_seconds", help: "time per stage", labelNames: ["stage"] as const, buckets };
+    const h = histogram(spec, reference);
+    const b = boundHistogram(spec, bound);
+    const observe = { auth: b.bind({ stage: "auth" }), enqueue: b.bind({ stage: "enqueue" }) };
+    // On a bound (le is inclusive), between bounds, past the last, zero.
+    for (const [stage, v] of [
+      ["auth", 0.001],
+      ["auth", 0.005],
+      ["auth", 3],
+      ["enqueue", 0],
+      ["enqueue", 0.1],
+      ["auth", 0.0005],
+    ] as const) {
+      h.observe({ stage }, v);
+      observe[stage](v);
+    }
+    expect(await bound.metrics()).toBe(await reference.metrics());
+    // reset() zeroes the series like prom-client's (which forgets them): both write no observation.
+    bound.resetMetrics();
+    const after = await samplesOf(bound);
+    expect(valueOf(after, "t_stage_seconds_count", { stage: "auth", service: "svc-b" })).toBe(0);
+    expect(boundHistogram(spec, bound)).toBe(b);
+    expect(() => counter({ name: "t_stage_seconds", help: "x" }, bound)).toThrow(/another type|already been registered/);
   });
 });
 
