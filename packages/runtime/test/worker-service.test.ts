@@ -5,6 +5,7 @@ import { createLogger } from "@esign/logger";
 import { Producer, createRedis, startWorker } from "@esign/queue";
 import { Redis } from "ioredis";
 import { startWorkerService, type WorkerBoot } from "../src";
+import { eventually } from "../../../test/support/eventually";
 import { parsePrometheus } from "../../../test/support/prometheus";
 import { startRedisServer } from "../../../test/support/redis-server";
 
@@ -61,9 +62,20 @@ describe("startWorkerService", () => {
     });
     const health = `http://127.0.0.1:${service.healthPort}`;
 
-    const ready = await fetch(`${health}/readyz`);
-    expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: "ready", checks: { postgres: "ok", redis: "ok" } });
+    // Readiness is what a probe polls: the service must become ready with both dependencies named.
+    // Not the first probe alone: a process just booted, on a machine where every test worker starts
+    // at once, can pass the checks' 2 s time-out once (a clean-clone CI run read one 503 there).
+    const missed: string[] = [];
+    const ready = await eventually(async () => {
+      const res = await fetch(`${health}/readyz`);
+      const body: unknown = await res.json();
+      if (res.status !== 200) missed.push(`${res.status} ${JSON.stringify(body)}`);
+      return res.status === 200 ? { body } : undefined;
+    }, 20_000).catch(() => {
+      throw new Error(`/readyz never answered 200: ${missed.join("; ")}`);
+    });
+    if (missed.length > 0) process.stdout.write(`worker-service: /readyz was not ready at first: ${missed.join("; ")}\n`);
+    expect(ready.body).toEqual({ status: "ready", checks: { postgres: "ok", redis: "ok" } });
 
     const connection = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "worker");
     const producer = new Producer(connection, PREFIX);
