@@ -5,7 +5,8 @@ import { runOpenModel } from "./load/open-model";
 import { createTemplate } from "./support/payload";
 import { startPrivateRedis } from "./support/private-redis";
 import { childrenCpuMs, cpuMs, machineCpu, machineCpuMs } from "./support/proc";
-import { median, round } from "./support/stats";
+import { round } from "./support/stats";
+import { pairedRatios, spreadOf, variantsOf, withinNoise, type AbArm } from "./support/ab";
 import type { BenchContext } from "./scenarios/types";
 import type { CreateTarget } from "./scenarios/create-targets";
 
@@ -28,31 +29,6 @@ import type { CreateTarget } from "./scenarios/create-targets";
  * (--base: the tree the ratios are taken against, this checkout by default; --variant: this checkout
  * again with other settings, an arm of its own)
  */
-
-interface Tree {
-  label: string;
-  dir: string;
-  /** Settings given to this arm's gateway (a --variant of this checkout). */
-  env: Record<string, string>;
-}
-
-/** `--variant "name:KEY=VALUE,KEY=VALUE|other:KEY=VALUE"`: this checkout again, with other settings. */
-function variantsOf(spec: string | undefined, dir: string, commit: string): Tree[] {
-  return (spec ?? "")
-    .split("|")
-    .filter(Boolean)
-    .map((one) => {
-      const [name, settings = ""] = one.split(/:(.*)/s);
-      const env = Object.fromEntries(
-        settings
-          .split(",")
-          .filter(Boolean)
-          .map((kv) => kv.split(/=(.*)/s).slice(0, 2) as [string, string]),
-      );
-      if (!name || Object.keys(env).length === 0) throw new Error(`--variant "${one}": expected name:KEY=VALUE[,KEY=VALUE]`);
-      return { dir, label: `${commit}:${name}`, env };
-    });
-}
 
 interface StepFigures {
   ok: number;
@@ -108,12 +84,6 @@ async function step(target: CreateTarget, rate: number, durationMs: number): Pro
   };
 }
 
-const spreadOf = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const q = (p: number) => s[Math.min(s.length - 1, Math.max(0, Math.round(p * (s.length - 1))))]!;
-  return { median: round(median(s), 3), q1: round(q(0.25), 3), q3: round(q(0.75), 3), min: round(s[0]!, 3), max: round(s[s.length - 1]!, 3) };
-};
-
 async function main(): Promise<void> {
   const against = (arg("against") ?? "").split(",").filter(Boolean);
   const variantSpec = arg("variant");
@@ -126,7 +96,7 @@ async function main(): Promise<void> {
   if (!(rate > 0 && rounds > 0 && stepMs >= 1000)) throw new Error("--rate, --rounds and --step-ms take positive numbers (step at least 1000 ms)");
 
   const here = path.resolve(__dirname, "..");
-  const trees: Tree[] = [
+  const trees: AbArm[] = [
     ...[here, ...against.map((d) => path.resolve(d))].map((dir) => ({ dir, label: commitOf(dir), env: {} })),
     ...variantsOf(variantSpec, here, commitOf(here)),
   ];
@@ -134,7 +104,7 @@ async function main(): Promise<void> {
   if (!base) throw new Error(`--base ${baseDir} is neither this checkout nor one of --against`);
   const redis = await startPrivateRedis();
   process.env.BENCH_REDIS_URL = redis.url;
-  const started: { tree: Tree; target: CreateTarget; cleanup: () => Promise<void> }[] = [];
+  const started: { tree: AbArm; target: CreateTarget; cleanup: () => Promise<void> }[] = [];
   const built = new Set<string>();
   try {
     for (const tree of trees) {
@@ -150,8 +120,12 @@ async function main(): Promise<void> {
       const target = await m.targets.startGatewayTarget(ctx, world, createTemplate(), tree.env);
       started.push({ tree, target, cleanup: () => m.world.cleanupRun(run) });
     }
-    // Warm-up: JIT, pools, the inspectors' first files.
-    for (const s of started) await runOpenModel({ rate: Math.min(rate, 60), durationMs: 3000, fire: () => s.target.fire() });
+    // Warm-up: JIT, pools, the inspectors' first files; then one step at the rate itself, not
+    // counted (after 60/s alone, every arm's first round at 280/s read p99 in seconds).
+    for (const s of started) {
+      await runOpenModel({ rate: Math.min(rate, 60), durationMs: 3000, fire: () => s.target.fire() });
+      await runOpenModel({ rate, durationMs: Math.min(stepMs, 3000), drainTimeoutMs: 15_000, maxInFlight: 4000, fire: () => s.target.fire() });
+    }
 
     const figures = new Map<string, StepFigures[]>(trees.map((t) => [t.label, []]));
     for (let round_ = 0; round_ < rounds; round_++) {
@@ -170,7 +144,7 @@ async function main(): Promise<void> {
     const lines = [
       `# Create A/B, paired: ${rounds} rounds of ${stepMs / 1000} s at ${rate}/s`,
       "",
-      `Run at ${new Date().toISOString()} (\`pnpm bench:ab --against ${against.join(",")}${baseDir ? ` --base ${baseDir}` : ""}${variantSpec ? ` --variant "${variantSpec}"` : ""} --rate ${rate} --rounds ${rounds} --step-ms ${stepMs}\`). Figures are CPU ms per create: median (q1-q3) over the rounds. Ratios are per round against ${base.label}${base === trees[0] ? " (this checkout)" : ""}; within noise when the q1-q3 range of the ratio includes 1.0.`,
+      `Run at ${new Date().toISOString()} (\`pnpm bench:ab --against ${against.join(",")}${baseDir ? ` --base ${baseDir}` : ""}${variantSpec ? ` --variant "${variantSpec}"` : ""} --rate ${rate} --rounds ${rounds} --step-ms ${stepMs}\`). Figures are CPU ms per create: median (q1-q3) over the rounds. Ratios are per round against ${base.label}${base === trees[0] ? " (this checkout)" : ""}; within noise when the q1-q3 range of the ratio includes 1.0 (a ratio marked * does not).`,
       "",
       "| Tree | gateway | PDF inspectors | machine | p99 (ms) | gateway ratio | machine ratio | p99 ratio |",
       "| --- | --- | --- | --- | --- | --- | --- | --- |",
@@ -181,7 +155,14 @@ async function main(): Promise<void> {
     };
     for (const t of trees) {
       const f = figures.get(t.label)!;
-      const ratio = (k: "gatewayMs" | "machineMs" | "p99") => (t === base ? "1" : fmt(f.map((x, i) => x[k] / reference[i]![k])));
+      const ratio = (k: "gatewayMs" | "machineMs" | "p99") => {
+        if (t === base) return "1";
+        const ratios = pairedRatios(
+          f.map((x) => x[k]),
+          reference.map((x) => x[k]),
+        );
+        return `${fmt(ratios)}${withinNoise(spreadOf(ratios)) ? "" : " *"}`;
+      };
       lines.push(
         `| ${t.label} | ${fmt(f.map((x) => x.gatewayMs))} | ${fmt(f.map((x) => x.inspectorsMs))} | ${fmt(f.map((x) => x.machineMs))} | ${fmt(f.map((x) => x.p99))} | ${ratio("gatewayMs")} | ${ratio("machineMs")} | ${ratio("p99")} |`,
       );
