@@ -67,8 +67,11 @@ interface Running {
   overdue?: boolean;
   /** Sent ahead and since asked back (another tenant's file waits, or the file before it is slow); it may still have started. */
   recalled?: boolean;
+  /** When its process began working on it (it heads the slot's line). */
+  startedAt?: number;
   /** Worked on for PATIENCE_MS and still not answered: the files sent ahead behind it may go to an idle process. */
   slow?: boolean;
+  /** Runs only while a file waits behind it (watchPatience). */
   slowTimer?: NodeJS.Timeout;
 }
 
@@ -318,6 +321,7 @@ export class PdfInspector {
     const running: Running = { id: this.nextId++, job, tenant, child, borrowed };
     slot.line.push(running);
     if (slot.line.length === 1) this.begin(slot, running);
+    else this.watchPatience(slot);
     const req: InspectRequest | SealRequest =
       job.kind === "inspect" ? { id: running.id, path: job.path, maxInflatedBytes: this.maxInflatedBytes } : { id: running.id, op: "seal", path: job.path };
     child.send(req, (err) => {
@@ -338,14 +342,26 @@ export class PdfInspector {
 
   /** The process works on `running` from now: its time-out (and, when borrowed, its borrow time) starts. */
   private begin(slot: Slot, running: Running): void {
+    running.startedAt = performance.now();
     running.timer = setTimeout(() => this.timedOut(slot, running.id), this.opts.timeoutMs);
-    if (this.borrowMs > 0 && this.prefetchDepth > 0) {
-      running.slowTimer = setTimeout(() => {
-        running.slow = true;
-        this.pump();
-      }, PATIENCE_MS);
-    }
+    this.watchPatience(slot);
     if (running.borrowed) running.borrowTimer = setTimeout(() => this.borrowDue(slot, running.id), this.borrowMs);
+  }
+
+  /**
+   * Starts the head's PATIENCE_MS once a file waits behind it (from when the head began): a file
+   * alone in its process has nobody to hand on, so the common case arms no second timer per file.
+   */
+  private watchPatience(slot: Slot): void {
+    const head = slot.line[0];
+    if (!head || head.slow || head.slowTimer || head.startedAt === undefined || slot.line.length < 2 || this.borrowMs <= 0) return;
+    head.slowTimer = setTimeout(
+      () => {
+        head.slow = true;
+        this.pump();
+      },
+      Math.max(0, PATIENCE_MS - (performance.now() - head.startedAt)),
+    );
   }
 
   private timedOut(slot: Slot, id: number): void {
