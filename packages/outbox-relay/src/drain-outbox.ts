@@ -1,8 +1,9 @@
 import { runOne, sqlPool, withSqlTransaction, type Db } from "@esign/db";
-import type { Producer } from "@esign/queue";
+import type { MailThrottle, Producer } from "@esign/queue";
 import { internalJobsFor, type InternalJob, type QueueName } from "@esign/schema";
 import { dispatchJobId } from "@esign/webhooks";
 import { claimOutboxBatchSql, hasUnrelayedEventsSql } from "./drain-outbox.sql";
+import { delaysOf } from "./held-requests";
 
 export const RELAY_BATCH_SIZE = 100;
 /** A drain's transaction is cut (and its row locks released) after this long idle. */
@@ -23,9 +24,9 @@ interface ClaimedEvent {
  * TypeScript cannot carry that correlation through enqueue's generics for a union, so the call is
  * widened here; the consuming worker re-validates the data against the catalog either way.
  */
-function enqueueInternal(producer: Producer, job: InternalJob): Promise<string> {
-  const enqueue = producer.enqueue.bind(producer) as (queue: QueueName, name: string, data: object, opts: { jobId: string }) => Promise<string>;
-  return enqueue(job.queue, job.name, job.data, { jobId: job.jobId });
+function enqueueInternal(producer: Producer, job: InternalJob, delay: number): Promise<string> {
+  const enqueue = producer.enqueue.bind(producer) as (queue: QueueName, name: string, data: object, opts: { jobId: string; delay?: number }) => Promise<string>;
+  return enqueue(job.queue, job.name, job.data, delay > 0 ? { jobId: job.jobId, delay } : { jobId: job.jobId });
 }
 
 /** Whether any event awaits relaying (one index lookup, no transaction, no row lock). */
@@ -44,7 +45,7 @@ export async function hasUnrelayedEvents(db: Db): Promise<boolean> {
  * again, which BullMQ ignores (or, if the first jobs already finished and were removed, runs
  * handlers that are idempotent). Returns how many events were relayed.
  */
-export async function drainOutboxBatch(db: Db, producer: Producer, batchSize = RELAY_BATCH_SIZE): Promise<number> {
+export async function drainOutboxBatch(db: Db, producer: Producer, batchSize = RELAY_BATCH_SIZE, mailThrottle?: MailThrottle): Promise<number> {
   // Plain statements on Prisma's own pool (through Prisma a drain cost ~4 ms of CPU), and two round
   // trips: the claim travels with BEGIN and marks the rows relayed at once (uncommitted until the
   // jobs are in Redis), the commit goes alone. Under load the relay drains every few events, and
@@ -61,10 +62,12 @@ export async function drainOutboxBatch(db: Db, producer: Producer, batchSize = R
       // event no subscription wants is left out; a subscription made after this point is newer than
       // the event, which it would not get from the fan-out either way.
       const wanted = claimed.filter((event) => event.hasSubscribers).map((event) => event.id);
+      const internal = claimed.flatMap((event) => internalJobsFor(event));
+      const delays = await delaysOf(mailThrottle, internal);
       // Sent together: ioredis writes the commands back to back, so a batch costs about one round trip.
       await Promise.all([
         ...(wanted.length > 0 ? [producer.enqueue("events", "dispatch", { eventIds: wanted }, { jobId: dispatchJobId(wanted) })] : []),
-        ...claimed.flatMap((event) => internalJobsFor(event).map((job) => enqueueInternal(producer, job))),
+        ...internal.map((job, i) => enqueueInternal(producer, job, delays[i] ?? 0)),
       ]);
       return claimed.length;
       // Fail-fast Redis keeps this short; the limit only bounds a stuck transaction holding row locks.

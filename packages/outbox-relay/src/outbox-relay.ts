@@ -1,7 +1,7 @@
 import { listenToOutbox, ping, run, withDatabase, type Db } from "@esign/db";
 import { unavailableDependency, type Dependency } from "@esign/errors";
 import type { Logger } from "@esign/logger";
-import type { Producer, RecoveryMetrics } from "@esign/queue";
+import type { MailThrottle, Producer, RecoveryMetrics } from "@esign/queue";
 import { drainOutboxBatch, hasUnrelayedEvents, RELAY_BATCH_SIZE } from "./drain-outbox";
 
 export interface OutboxRelayOptions {
@@ -11,6 +11,8 @@ export interface OutboxRelayOptions {
   producer: Producer;
   logger: Logger;
   pollIntervalMs: number;
+  /** MAILS_PER_CUSTOMER_PER_MINUTE: a held-back customer's signing requests are added delayed to their place. */
+  mailThrottle?: MailThrottle;
   /** Reports how long the outbox took to empty once PostgreSQL answered again. */
   metrics?: RecoveryMetrics;
 }
@@ -108,7 +110,7 @@ export class OutboxRelay {
       if (!probeFirst || (await hasUnrelayedEvents(this.opts.db))) {
         let relayed: number;
         do {
-          relayed = await drainOutboxBatch(this.opts.db, this.opts.producer, RELAY_BATCH_SIZE);
+          relayed = await drainOutboxBatch(this.opts.db, this.opts.producer, RELAY_BATCH_SIZE, this.opts.mailThrottle);
           total += relayed;
           if (relayed > 0) this.opts.logger.debug("outbox events relayed", { count: relayed });
         } while (relayed === RELAY_BATCH_SIZE && !this.stopped);

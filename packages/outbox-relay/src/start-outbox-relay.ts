@@ -1,6 +1,6 @@
 import type { Db } from "@esign/db";
 import type { Logger } from "@esign/logger";
-import { Producer, createRedis, sweepOnReconnect, type RecoveryMetrics } from "@esign/queue";
+import { MailThrottle, Producer, createRedis, sweepOnReconnect, type RecoveryMetrics } from "@esign/queue";
 import { OutboxRelay } from "./outbox-relay";
 
 export interface OutboxRelaySettings {
@@ -11,6 +11,7 @@ export interface OutboxRelaySettings {
   REDIS_CLUSTER_NODES?: readonly string[] | undefined;
   QUEUE_PREFIX: string;
   OUTBOX_POLL_INTERVAL_MS: number;
+  MAILS_PER_CUSTOMER_PER_MINUTE: number;
 }
 
 export interface RunningOutboxRelay {
@@ -33,6 +34,7 @@ export function startOutboxRelay(config: OutboxRelaySettings, db: Db, logger: Lo
     producer,
     logger,
     pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS,
+    mailThrottle: new MailThrottle(connection, config.QUEUE_PREFIX, config.MAILS_PER_CUSTOMER_PER_MINUTE),
     metrics,
   });
   relay.start();

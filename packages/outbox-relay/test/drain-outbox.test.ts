@@ -1,5 +1,7 @@
 import { Redis } from "ioredis";
-import { Producer } from "@esign/queue";
+import { emitEvent } from "@esign/db";
+import { createRedis, MailThrottle, Producer } from "@esign/queue";
+import { signerEvent } from "@esign/schema";
 import { dispatchJobId } from "@esign/webhooks";
 import { drainOutboxBatch } from "../src/drain-outbox";
 import { createWorld, type World } from "../../../test/support/webhook-world";
@@ -55,5 +57,31 @@ describe("drainOutboxBatch", () => {
     expect(await relayedAt(ids)).toEqual([null, null]);
     expect(await drainOutboxBatch(world.db, world.producer(), 10)).toBe(2);
     expect((await world.dispatchJobOf(ids[0]!))?.data).toEqual({ eventIds: ids });
+  });
+
+  it("adds a held-back customer's signing requests delayed to their places in its mail line, and others' at once", async () => {
+    const held = await world.customer();
+    const free = await world.customer();
+    const redis = createRedis(world.redisUrl, "worker");
+    const throttle = new MailThrottle(redis, world.queuePrefix, 2);
+    await throttle.take(held.customerId);
+    await throttle.take(held.customerId);
+    const request = (customerId: number, signerId: number) =>
+      world.db.$transaction((tx) => emitEvent(tx, signerEvent({ id: 1, customerId }, 1, signerId, "sign.signer.requestActivated")));
+    const heldIds = [await request(held.customerId, 101), await request(held.customerId, 102)];
+    const freeId = await request(free.customerId, 201);
+    const producer = world.producer();
+    while ((await drainOutboxBatch(world.db, producer, 10, throttle)) > 0);
+
+    const notifications = producer.queue("notifications");
+    const [first, second] = await Promise.all(heldIds.map((id) => notifications.getJob(`request-${id}`)));
+    // Due at the line's places: the window's end, then 30 s (60 s / 2) later; not fetched before.
+    expect(await first?.getState()).toBe("delayed");
+    expect(first?.opts.delay).toBeGreaterThan(50_000);
+    expect(Math.abs((second?.opts.delay ?? 0) - (first?.opts.delay ?? 0) - 30_000)).toBeLessThanOrEqual(50);
+    const other = await notifications.getJob(`request-${freeId}`);
+    expect(other?.opts.delay ?? 0).toBe(0);
+    expect(await other?.getState()).toBe("waiting");
+    redis.disconnect();
   });
 });

@@ -2,10 +2,9 @@ import type { AppConfig } from "@esign/config";
 import type { Db } from "@esign/db";
 import type { Logger } from "@esign/logger";
 import type { Mailer } from "@esign/mailer";
-import type { Producer } from "@esign/queue";
+import type { MailThrottle, Producer } from "@esign/queue";
 import type { FileStorage } from "@esign/storage";
 import type { MailboxGateway } from "./channels/mailbox-gateway";
-import type { MailThrottle } from "./domain/mail-throttle";
 
 export interface NotifierContext {
   config: AppConfig;

@@ -1,10 +1,9 @@
 import { createMailer } from "@esign/mailer";
-import { startWorker } from "@esign/queue";
+import { MailThrottle, startWorker, withMailThrottle } from "@esign/queue";
 import { runWorkerService, type WorkerServiceOptions } from "@esign/runtime";
 import { createStorage } from "@esign/storage";
 import { createMailboxGateway } from "./channels/create-mailbox-gateway";
 import type { NotifierContext } from "./context";
-import { MailThrottle, withMailThrottle } from "./domain/mail-throttle";
 import { completedJob } from "./jobs/completed.job";
 import { reminderJob } from "./jobs/reminder.job";
 import { resendRequestJob, signingRequestJob } from "./jobs/signing-request.job";

@@ -3,7 +3,7 @@ import type { NotifierContext } from "../context";
 import { completedAttachments } from "./completed-attachments";
 import type { AttachmentPolicy, CompletedAudience } from "./completed-message";
 import { attachmentPolicyOf, completedRecipients } from "./completed-recipients";
-import { MailThrottled } from "./mail-throttle";
+import { MailThrottled } from "@esign/queue";
 import { SEND_TX_OPTIONS, classifyFailure, errorText, lockDedupeKey, recordNotification, type NotificationKind } from "./notification-records";
 
 export const completedDedupeKey = (caseFileId: number, address: string) => `completed:${caseFileId}:${address.trim().toLowerCase()}`;

@@ -1,0 +1,82 @@
+import { createRedis, type RedisConnection } from "../src/redis";
+import { MailThrottle, MailThrottled } from "../src/mail-throttle";
+
+/*
+ * MAILS_PER_CUSTOMER_PER_MINUTE (spec limits): `take` counts a message against the customer's minute;
+ * `hold` only looks, before a message's transaction, so that a request held back costs one Redis read
+ * at each retry instead of a lock, the signer's read and a rollback. Held-back messages stand in a
+ * line that leaves at the limit's pace (one place per 60 s / limit): a backlog never wakes at once.
+ */
+
+let redis: RedisConnection;
+const prefix = `esign-test-throttle-${process.pid}-${Date.now().toString(36)}`;
+
+beforeAll(() => {
+  redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "worker");
+});
+
+afterAll(async () => {
+  const keys = await redis.keys(`${prefix}:*`);
+  if (keys.length > 0) await redis.del(...keys);
+  redis.disconnect();
+});
+
+it("hold lets a customer under its minute through without taking from it, and holds it back once take used the minute up", async () => {
+  const throttle = new MailThrottle(redis, prefix, 2);
+  await throttle.hold(7);
+  await throttle.hold(7);
+  await throttle.hold(7);
+  // Three holds took nothing: both messages of the minute are still there.
+  await throttle.take(7);
+  await throttle.take(7);
+  const held = await throttle.hold(7).catch((err: unknown) => err);
+  expect(held).toBeInstanceOf(MailThrottled);
+  expect((held as MailThrottled).retryAt).toBeGreaterThanOrEqual(Date.now() + 900);
+  await expect(throttle.take(7)).rejects.toBeInstanceOf(MailThrottled);
+  // Another customer's minute is its own.
+  await throttle.hold(8);
+});
+
+it("never holds back with the limit off (0)", async () => {
+  const throttle = new MailThrottle(redis, `${prefix}-off`, 0);
+  for (let i = 0; i < 5; i++) await throttle.take(9);
+  await throttle.hold(9);
+});
+
+const WINDOW_MS = 60_000;
+
+it("gives the messages beyond the minute places in a line that leaves at the limit's pace", async () => {
+  const throttle = new MailThrottle(redis, `${prefix}-line`, 2);
+  // An empty minute: two go now, the third waits for the window a send starts (a minute from now).
+  expect((await throttle.placesFor(11, 2)).every((d) => d === 0)).toBe(true);
+  await throttle.take(11);
+  await throttle.take(11);
+  // The minute is used up: five new messages take the line's places 0..4, spaced 30 s (60 s / 2),
+  // from the window's end on; the third one is due a whole window after the first.
+  const places = await throttle.placesFor(11, 5);
+  expect(places[0]).toBeGreaterThan(WINDOW_MS - 5_000);
+  expect(places[0]).toBeLessThanOrEqual(WINDOW_MS);
+  const gaps = places.slice(1).map((d, i) => d - places[i]!);
+  for (const gap of gaps) expect(Math.abs(gap - WINDOW_MS / 2)).toBeLessThanOrEqual(50);
+  // A held-back message whose turn came (hold) takes the next place, the sixth.
+  const held = await throttle.hold(11).catch((err: unknown) => err);
+  expect(held).toBeInstanceOf(MailThrottled);
+  const sixth = (held as MailThrottled).retryAt - Date.now();
+  expect(Math.abs(sixth - (places[4]! + WINDOW_MS / 2))).toBeLessThanOrEqual(1_000);
+  // Another customer's minute and line are its own.
+  expect(await throttle.placesFor(12, 2)).toEqual([0, 0]);
+});
+
+it("puts new messages behind an existing line even when the minute has room, but lets a message whose turn came go", async () => {
+  const throttle = new MailThrottle(redis, `${prefix}-behind`, 3);
+  for (let i = 0; i < 3; i++) await throttle.take(21);
+  const line = await throttle.placesFor(21, 2);
+  expect(line.every((d) => d > 0)).toBe(true);
+  // The minute ends (its counter gone) while the line still waits: new messages join its back ...
+  await redis.del(`${prefix}-behind:rl:mails-customer:{21}`);
+  const [joined] = await throttle.placesFor(21, 1);
+  expect(joined).toBeGreaterThan(line[1]!);
+  // ... while a message at the head of the line (hold) goes as soon as the minute has room.
+  await throttle.hold(21);
+  await throttle.take(21);
+});
