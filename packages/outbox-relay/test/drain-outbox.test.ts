@@ -4,6 +4,7 @@ import { createRedis, MailThrottle, Producer } from "@esign/queue";
 import { signerEvent } from "@esign/schema";
 import { dispatchJobId } from "@esign/webhooks";
 import { drainOutboxBatch } from "../src/drain-outbox";
+import { claimOutboxBatchSql } from "../src/drain-outbox.sql";
 import { createWorld, type World } from "../../../test/support/webhook-world";
 
 // No dispatcher runs on this world: every drain here is the test's own.
@@ -83,5 +84,18 @@ describe("drainOutboxBatch", () => {
     expect(other?.opts.delay ?? 0).toBe(0);
     expect(await other?.getState()).toBe("waiting");
     redis.disconnect();
+  });
+
+  it("claims through the partial index of the unrelayed events (no index of every event)", async () => {
+    const claim = claimOutboxBatchSql.compile({ batchSize: 100 });
+    // The planner's choice on a small table may be a sequential scan; with it off, the only way in.
+    const plan = await world.db.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
+      const rows = await tx.$queryRawUnsafe<{ "QUERY PLAN": unknown }[]>(`EXPLAIN (FORMAT JSON) ${claim.sql}`, ...claim.parameters);
+      return JSON.stringify(rows[0]?.["QUERY PLAN"]);
+    });
+    expect(plan).toContain('"Index Name":"Event_unrelayed_seq_idx"');
+    const indexes = await world.db.$queryRawUnsafe<{ indexname: string }[]>(`SELECT indexname FROM pg_indexes WHERE tablename = 'Event'`);
+    expect(indexes.map((i) => i.indexname)).not.toContain("Event_relayedAt_occurredAt_idx");
   });
 });
