@@ -27,6 +27,7 @@ describe("LocalFileStorage", () => {
     expect(await storage.exists(file.sha256)).toBe(false);
 
     expect(await storage.commit(file)).toBe(sha(content));
+    expect(await storage.exists(file.sha256)).toBe(true);
     expect((await storage.readAll(file.sha256)).equals(content)).toBe(true);
     expect(readdirSync(path.join(root, file.sha256.slice(0, 2), file.sha256.slice(2, 4)))).toEqual([file.sha256]);
     expect(staged(root)).toEqual([]);
