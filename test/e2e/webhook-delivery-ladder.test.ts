@@ -19,6 +19,8 @@ const FAST_LADDER_SCALE = FAST_STEP_MS / 5000;
 // to record plus BullMQ's delayed-job latency, which Redis' `hz` bounds (default 10: up to ~100 ms),
 // and by more on a busy machine: typical lateness is checked on the median.
 const SLACK_MS = 250;
+// Longer than any gap but a stalled machine's: ten "hours" of the scale.
+const STALL_MS = 10 * HOUR_MS;
 
 const gapsOf = (times: number[]) => times.slice(1).map((t, i) => Math.round(t - times[i]!));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -102,13 +104,15 @@ describe("a receiver that always fails", () => {
         .slice(0, -1)
         .every((g) => g < Math.min(...slow)),
     ).toBe(true);
-    expect(Math.max(...fast)).toBeLessThan(3 * HOUR_MS);
-    for (const g of slow) {
-      expect(g).toBeGreaterThanOrEqual(HOUR_MS - 5);
-      // One gap may run long on a loaded machine (a 5-shard run read 887 ms); the median below holds the
-      // spacing to the ladder's, this only catches a skipped or doubled step.
-      expect(g).toBeLessThan(3 * HOUR_MS);
-    }
+    expect(Math.max(...fast)).toBeLessThan(STALL_MS);
+    // Never early: each slow gap is at least the ladder's hour.
+    for (const g of slow) expect(g).toBeGreaterThanOrEqual(HOUR_MS - 5);
+    // Late only by the machine: the median holds the spacing to the ladder's; a gap may run long when
+    // the machine stalls (5-shard runs read 887 ms, and 1,348 ms on a slower machine, against a 400 ms
+    // "hour"), but only a few, and none by a stall's length. A skipped or doubled step is not judged
+    // here: the 36 attempts and the exact schedule above catch it whatever the receiver saw.
+    expect(slow.filter((g) => g >= 2 * HOUR_MS).length).toBeLessThanOrEqual(2);
+    expect(Math.max(...slow)).toBeLessThan(STALL_MS);
     expect(median(slow)).toBeLessThan(HOUR_MS + SLACK_MS);
     process.stdout.write(
       `ladder (1 h = ${HOUR_MS} ms): fast gaps ${JSON.stringify(fast)} ms; slow gaps min ${Math.min(...slow)} / median ${median(slow)} / max ${Math.max(...slow)} ms\n`,
