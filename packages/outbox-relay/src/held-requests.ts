@@ -10,7 +10,7 @@ import type { InternalJob } from "@esign/schema";
  */
 export async function delaysOf(throttle: MailThrottle | undefined, jobs: readonly InternalJob[]): Promise<number[]> {
   const delays = new Array<number>(jobs.length).fill(0);
-  if (!throttle || throttle.perMinute <= 0) return delays;
+  if (!throttle) return delays;
   const byCustomer = new Map<number, number[]>();
   jobs.forEach((job, i) => {
     if (job.name !== "signing-request" || job.data.customerId === undefined) return;

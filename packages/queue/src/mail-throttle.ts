@@ -51,7 +51,7 @@ local first = 0
 if line[1] then
   first = redis.call('HINCRBY', KEYS[2], 'count', held) - held
 else
-  anchor = math.max(windowEnd, now + (ttl > 0 and ttl or window))
+  anchor = now + (ttl > 0 and ttl or window)
   redis.call('HSET', KEYS[2], 'anchor', string.format('%.0f', anchor), 'count', held)
 end
 local last = first + held - 1
@@ -74,7 +74,7 @@ export class MailThrottle {
   constructor(
     private readonly redis: RedisConnection,
     private readonly keyPrefix: string,
-    readonly perMinute: number,
+    perMinute: number,
   ) {
     this.limiter =
       perMinute > 0
