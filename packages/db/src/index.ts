@@ -45,6 +45,7 @@ export { prepareStatements } from "./typed-sql/prepared";
 export type { SqlRunner } from "./typed-sql/run";
 export {
   anyOf,
+  anyOfSubquery,
   anyRowIn,
   daysBefore,
   literalInt,

@@ -1,4 +1,4 @@
-import { defineStatement, literalInt, qb } from "@esign/db";
+import { anyOfSubquery, defineStatement, literalInt, qb } from "@esign/db";
 import { subscriptionMatchesEvent } from "@esign/webhooks";
 
 /**
@@ -15,7 +15,8 @@ export const hasUnrelayedEventsSql = defineStatement(
 
 /**
  * Claims the oldest unrelayed events and marks them relayed (FOR UPDATE SKIP LOCKED, so replicas
- * take disjoint batches), answering each with whether any subscription matches it now. Without
+ * take disjoint batches; the claimed ids are then looked up by key, never by a scan of every event),
+ * answering each with whether any subscription matches it now. Without
  * parameters (the batch size is a literal): it rides with BEGIN in one round trip.
  *
  * Locks: the claimed Event rows (FOR UPDATE SKIP LOCKED, then the UPDATE's) until the drain's
@@ -31,15 +32,19 @@ export const claimOutboxBatchSql = defineStatement(
         db
           .updateTable("Event")
           .set((eb) => ({ relayedAt: eb.fn<Date>("clock_timestamp") }))
-          .where("id", "in", (eb) =>
-            eb
-              .selectFrom("Event")
-              .select("id")
-              .where("relayedAt", "is", null)
-              .orderBy("seq")
-              .limit(literalInt(Math.max(1, Math.trunc(batchSize))))
-              .forUpdate()
-              .skipLocked(),
+          .where(
+            "id",
+            "=",
+            anyOfSubquery(
+              qb
+                .selectFrom("Event")
+                .select("id")
+                .where("relayedAt", "is", null)
+                .orderBy("seq")
+                .limit(literalInt(Math.max(1, Math.trunc(batchSize))))
+                .forUpdate()
+                .skipLocked(),
+            ),
           )
           .returning(["id", "seq", "customerId", "eventType", "payload", "targetSubscriptionId"]),
       )
