@@ -1,11 +1,20 @@
 import { createHash, randomUUID } from "node:crypto";
-import { createReadStream, createWriteStream, statSync } from "node:fs";
+import { createReadStream, createWriteStream, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { finished, type Readable } from "node:stream";
 import type { FileStorage, StagedFile } from "./file-storage";
 
 const EDGE = 1024;
+/**
+ * An upload that ends within this many bytes (most PDFs) is held in memory and written to its staged
+ * file in one synchronous call; a larger one streams to the file through the thread pool, as all
+ * did. Each thread-pool operation (open, write, close) cost 30-50 us of CPU in hops and wake-ups on
+ * the bench machine, against a few microseconds for the same system call made directly, and a
+ * page-cache write of this size blocks the event loop for tens of microseconds (bench/README.md).
+ * Bounded so that an upload's memory stays small whatever its size.
+ */
+export const SYNC_WRITE_BYTES = 256 * 1024;
 
 /** Content-addressed files on local disk: `<root>/ab/cd/<sha256>`, staging in `<root>/.staging`. */
 export class LocalFileStorage implements FileStorage {
@@ -22,9 +31,11 @@ export class LocalFileStorage implements FileStorage {
     return path.join(this.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
   }
 
-  private async ensureDir(dir: string): Promise<void> {
+  // Synchronous: a folder's creation is a metadata operation of microseconds on local disk, through
+  // the thread pool it was a hop there and back per new content-address folder (bench/README.md).
+  private ensureDir(dir: string): void {
     if (this.madeDirs.has(dir)) return;
-    await mkdir(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true });
     this.madeDirs.add(dir);
   }
 
@@ -33,7 +44,7 @@ export class LocalFileStorage implements FileStorage {
   }
 
   async stage(source: Readable): Promise<StagedFile> {
-    await this.ensureDir(this.staging);
+    this.ensureDir(this.staging);
     const stagingId = randomUUID();
     const target = path.join(this.staging, stagingId);
     const hash = createHash("sha256");
@@ -52,7 +63,7 @@ export class LocalFileStorage implements FileStorage {
       }
     };
     try {
-      await writeThrough(source, inspect, target);
+      await copyToFile(source, inspect, target);
     } catch (err) {
       // The folder may have been removed under us: the next upload recreates it.
       if ((err as NodeJS.ErrnoException).code === "ENOENT") this.madeDirs.delete(this.staging);
@@ -71,13 +82,16 @@ export class LocalFileStorage implements FileStorage {
     // The folder is made once per process (a folder not yet known here is most often a new one: a
     // failed rename first cost an error object and a thread-pool hop more, bench/README.md); a
     // folder removed under us is made again when the rename says it is missing.
-    await this.ensureDir(dir);
-    await rename(from, to).catch(async (err: NodeJS.ErrnoException) => {
-      if (err.code !== "ENOENT") throw err;
+    // Both synchronous, like ensureDir: a rename within one file system is a metadata operation.
+    this.ensureDir(dir);
+    try {
+      renameSync(from, to);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
       this.madeDirs.delete(dir);
-      await this.ensureDir(dir);
-      await rename(from, to);
-    });
+      this.ensureDir(dir);
+      renameSync(from, to);
+    }
     return file.sha256;
   }
 
@@ -119,14 +133,50 @@ export class LocalFileStorage implements FileStorage {
 
 /**
  * Copies `source` into a new file at `target`, handing every chunk to `inspect` first; resolves once
- * the file is written and closed. Not stream.pipeline: it aborts an AbortController when it ends,
+ * the file is written and closed. Chunks are held until the source ends, then written in one
+ * synchronous call, unless they outgrow SYNC_WRITE_BYTES: then the held ones and the rest stream
+ * through writeThrough. A source that fails or ends early fails the copy.
+ */
+function copyToFile(source: Readable, inspect: (chunk: Buffer) => void, target: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const held: Buffer[] = [];
+    let heldBytes = 0;
+    const onData = (chunk: Buffer) => {
+      inspect(chunk);
+      held.push(chunk);
+      heldBytes += chunk.length;
+      if (heldBytes <= SYNC_WRITE_BYTES) return;
+      // Inside this 'data' event: listeners added now get the next chunk, not this one (held).
+      source.off("data", onData);
+      stopWatching();
+      writeThrough(source, inspect, target, held).then(resolve, reject);
+    };
+    const stopWatching = finished(source, (err) => {
+      source.off("data", onData);
+      stopWatching();
+      if (err) return reject(err);
+      try {
+        writeFileSync(target, held.length === 1 ? (held[0] as Buffer) : Buffer.concat(held, heldBytes));
+        resolve();
+      } catch (writeErr) {
+        reject(writeErr);
+      }
+    });
+    source.on("data", onData);
+  });
+}
+
+/**
+ * Copies `source` into a new file at `target` (after `written`, chunks already inspected), handing
+ * every chunk to `inspect` first; resolves once the file is written and closed. Not stream.pipeline: it aborts an AbortController when it ends,
  * which builds a DOMException (a stack trace) per file, ~1.4% of the gateway's CPU per create
  * (bench/README.md). Backpressure is pipe()'s; a source that fails or ends early fails the copy and
  * closes the file (the caller removes it).
  */
-function writeThrough(source: Readable, inspect: (chunk: Buffer) => void, target: string): Promise<void> {
+function writeThrough(source: Readable, inspect: (chunk: Buffer) => void, target: string, written: readonly Buffer[]): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const out = createWriteStream(target);
+    for (const chunk of written) out.write(chunk);
     let settled = false;
     const fail = (err: Error) => {
       if (settled) return;

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { LocalFileStorage } from "../src/local-file-storage";
+import { LocalFileStorage, SYNC_WRITE_BYTES } from "../src/local-file-storage";
 
 const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
 const staged = (root: string) => readdirSync(path.join(root, ".staging"));
@@ -86,5 +86,24 @@ describe("LocalFileStorage", () => {
     expect(file.tail.equals(all.subarray(all.length - 1024))).toBe(true);
     await storage.commit(file);
     expect(sha(await storage.readAll(file.sha256))).toBe(sha(all));
+  });
+
+  it("stages a source that outgrows the held bytes midway with its exact bytes, those held first", async () => {
+    // Chunks of a third of the limit: the fourth crosses it, inside a 'data' event.
+    const chunks = Array.from({ length: 5 }, (_, i) => Buffer.alloc(Math.ceil(SYNC_WRITE_BYTES / 3), i + 1));
+    const file = await storage.stage(Readable.from(chunks));
+    const all = Buffer.concat(chunks);
+    expect(file).toMatchObject({ sha256: sha(all), size: all.length });
+    await storage.commit(file);
+    expect((await storage.readAll(file.sha256)).equals(all)).toBe(true);
+  });
+
+  it("fails a stage whose source errors after it outgrew the held bytes, and leaves nothing staged", async () => {
+    const source = new Readable({ read() {} });
+    const staging = storage.stage(source);
+    source.push(Buffer.alloc(SYNC_WRITE_BYTES + 1, 1));
+    setTimeout(() => source.destroy(new Error("client hung up")), 20);
+    await expect(staging).rejects.toThrow("client hung up");
+    expect(staged(root)).toEqual([]);
   });
 });
