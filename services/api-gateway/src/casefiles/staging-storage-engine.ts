@@ -7,7 +7,8 @@ export type StagedUpload = Express.Multer.File & { staged: StagedFile };
 
 /**
  * A multer storage engine that streams each part into the file storage's staging area, hashing as it
- * goes. Nothing is buffered in memory, so a 50 MB upload costs no more RSS than a 50 KB one.
+ * goes. At most SYNC_WRITE_BYTES of a part is held in memory (@esign/storage), so a 50 MB upload costs
+ * no more RSS than a 256 KB one.
  */
 export function stagingStorageEngine(storage: FileStorage): StorageEngine {
   return {
