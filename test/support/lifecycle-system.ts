@@ -3,7 +3,12 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { emitEvent, type Event } from "@esign/db";
 import { signerEvent } from "@esign/schema";
-import { Producer, createRedis } from "@esign/queue";
+import { loadConfig } from "@esign/config";
+import { createLogger } from "@esign/logger";
+import { MailThrottle, Producer, createRedis } from "@esign/queue";
+import { createSealer } from "@esign/seal";
+import { LocalFileStorage } from "@esign/storage";
+import type { WorkerContext } from "../../services/casefile-worker/src/context";
 import { PDFArray, type PDFDocument, PDFRawStream, decodePDFRawStream } from "pdf-lib";
 import { getToken, newCustomer, postCreate, testDb, waitForJob, type UploadFile } from "./api";
 import { startSystem, type System } from "./system";
@@ -15,15 +20,31 @@ export async function startLifecycleSystem(): Promise<System> {
 }
 
 /** Enqueues as the outbox relay would: straight onto the run's casefile queue. */
-export function testProducer(): { producer: Producer; close(): Promise<void> } {
+export function testProducer(): { producer: Producer; mailThrottle: MailThrottle; close(): Promise<void> } {
   const connection = createRedis(process.env.REDIS_URL ?? "", "worker");
   const producer = new Producer(connection, process.env.QUEUE_PREFIX ?? "");
   return {
     producer,
+    // The services' own limit, as the worker running beside the test has it.
+    mailThrottle: new MailThrottle(connection, process.env.QUEUE_PREFIX ?? "", loadConfig(process.env).MAILS_PER_CUSTOMER_PER_MINUTE),
     async close() {
       await producer.close();
       connection.disconnect();
     },
+  };
+}
+
+/** The casefile worker's context for calling its jobs in a test's own process, on testProducer's Redis. */
+export async function testWorkerContext(queue: ReturnType<typeof testProducer>, service: string): Promise<WorkerContext> {
+  const config = loadConfig(process.env);
+  return {
+    config,
+    logger: createLogger({ service, level: "error" }),
+    db: testDb(),
+    producer: queue.producer,
+    mailThrottle: queue.mailThrottle,
+    storage: new LocalFileStorage(config.STORAGE_DIR),
+    sealer: await createSealer({ production: false, developmentDir: config.SEAL_DEVELOPMENT_DIR }),
   };
 }
 

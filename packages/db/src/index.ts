@@ -37,7 +37,7 @@ export {
 } from "./outbox";
 export { qb } from "./typed-sql/builder";
 export type { QueryBuilder, DB } from "./typed-sql/builder";
-export type { CompiledQuery, Expression, ExpressionBuilder, Insertable, Selectable, SelectQueryBuilder, SqlBool, Updateable } from "kysely";
+export type { CompiledQuery, Expression, ExpressionBuilder, Insertable, RawBuilder, Selectable, SelectQueryBuilder, SqlBool, Updateable } from "kysely";
 export { defineStatement, definedStatements, typedSqlStats } from "./typed-sql/statement";
 export type { Statement, TypedSqlStats } from "./typed-sql/statement";
 export { run, runOne, runCompiled } from "./typed-sql/run";
@@ -46,6 +46,8 @@ export type { SqlRunner } from "./typed-sql/run";
 export {
   anyOf,
   anyOfSubquery,
+  arrayOf,
+  cteRows,
   anyRowIn,
   daysBefore,
   literalInt,

@@ -1,4 +1,4 @@
-import { anyOfSubquery, defineStatement, literalInt, qb } from "@esign/db";
+import { anyOf, anyOfSubquery, arrayOf, cteRows, defineStatement, literalInt, qb, type DB, type RawBuilder } from "@esign/db";
 import { subscriptionMatchesEvent } from "@esign/webhooks";
 
 /**
@@ -59,4 +59,38 @@ export const claimOutboxBatchSql = defineStatement(
       .orderBy("e.seq"),
   // The batch size is a setting: one text per process.
   { reuse: "value" },
+);
+
+/**
+ * The ids of the rows of `cte` (a data-modifying CTE of the same statement returning an event's id,
+ * customerId, eventType and targetSubscriptionId) that some subscription wants now: what the claim
+ * answers as hasSubscribers, for a writer that publishes its own events (publishCommittedEvents).
+ */
+export function subscribedEventIdsIn(cte: string): RawBuilder<string[]> {
+  const events = cteRows<Pick<DB["Event"], "id" | "customerId" | "eventType" | "targetSubscriptionId">, "e">(cte, "e");
+  return arrayOf(
+    qb
+      .selectFrom(events)
+      .select("e.id")
+      .where((eb) => eb.exists(eb.selectFrom("WebhookSubscription as s").select("s.id").where(subscriptionMatchesEvent))),
+  );
+}
+
+/**
+ * Marks events relayed that their writer published itself after its commit (publishCommittedEvents).
+ * One a relay claimed meanwhile is left as the relay leaves it.
+ *
+ * Locks: the events' rows, by the UPDATE, until the statement commits (it runs alone); a relay's
+ * claim of the same rows is waited for, and then they are found relayed.
+ */
+export const markEventsRelayedSql = defineStatement(
+  "mark-events-relayed",
+  { ids: ["00000000-0000-4000-8000-000000000000"] },
+  ({ ids }) =>
+    qb
+      .updateTable("Event")
+      .set((eb) => ({ relayedAt: eb.fn<Date>("clock_timestamp") }))
+      .where("id", "=", anyOf(ids, "uuid"))
+      .where("relayedAt", "is", null),
+  { reuse: "shape" },
 );

@@ -1,15 +1,16 @@
-import { runOne, sqlPool, withSqlTransaction, type Db } from "@esign/db";
+import { run, runOne, sqlPool, withSqlTransaction, type Db } from "@esign/db";
 import type { MailThrottle, Producer } from "@esign/queue";
 import { internalJobsFor, type InternalJob, type QueueName } from "@esign/schema";
 import { dispatchJobId } from "@esign/webhooks";
-import { claimOutboxBatchSql, hasUnrelayedEventsSql } from "./drain-outbox.sql";
+import { claimOutboxBatchSql, hasUnrelayedEventsSql, markEventsRelayedSql } from "./drain-outbox.sql";
 import { delaysOf } from "./held-requests";
 
 export const RELAY_BATCH_SIZE = 100;
 /** A drain's transaction is cut (and its row locks released) after this long idle. */
 const RELAY_TRANSACTION_LIMIT_MS = 15_000;
 
-interface ClaimedEvent {
+/** An event as the relay routes it: claimed from the outbox, or published by its writer after its commit. */
+export interface RelayableEvent {
   id: string;
   /** Its customer: a signing request's job carries it, for the mail throttle (event-routes.ts). */
   customerId: number;
@@ -52,26 +53,52 @@ export async function drainOutboxBatch(db: Db, producer: Producer, batchSize = R
   // each round trip waits its turn on a busy event loop: at 400 events/s most of an event's way to
   // the receiver was spent here (bench/README.md).
   const claim = claimOutboxBatchSql.compile({ batchSize });
-  return withSqlTransaction<number, ClaimedEvent>(
+  return withSqlTransaction<number, RelayableEvent>(
     sqlPool(db),
     async (_client, claimed) => {
       if (claimed.length === 0) return 0;
-      // One dispatch job for the batch's events that some subscription wants: its fan-out is one
-      // statement, its first attempts one record per event, and the queue's cost is paid once (a job
-      // per event cost about a third of the dispatcher's CPU at 500 events/s, bench/README.md). An
-      // event no subscription wants is left out; a subscription made after this point is newer than
-      // the event, which it would not get from the fan-out either way.
-      const wanted = claimed.filter((event) => event.hasSubscribers).map((event) => event.id);
-      const internal = claimed.flatMap((event) => internalJobsFor(event));
-      const delays = await delaysOf(mailThrottle, internal);
-      // Sent together: ioredis writes the commands back to back, so a batch costs about one round trip.
-      await Promise.all([
-        ...(wanted.length > 0 ? [producer.enqueue("events", "dispatch", { eventIds: wanted }, { jobId: dispatchJobId(wanted) })] : []),
-        ...internal.map((job, i) => enqueueInternal(producer, job, delays[i] ?? 0)),
-      ]);
+      await enqueueEventJobs(producer, claimed, mailThrottle);
       return claimed.length;
       // Fail-fast Redis keeps this short; the limit only bounds a stuck transaction holding row locks.
     },
     { idleTimeoutMs: RELAY_TRANSACTION_LIMIT_MS, opening: claim },
   );
+}
+
+/**
+ * Adds the jobs of a batch of events: one events/dispatch job for those some subscription wants
+ * (job id: dispatchJobId) and each event's internal reactions of @esign/schema's event routes
+ * (signing request, round advance, completion mails; job ids derived from the event id), a held-back
+ * customer's signing requests delayed to their places in its mail line. Adding the same events
+ * again adds nothing new: BullMQ ignores a job id it has (or, once the jobs finished and were
+ * removed, runs handlers that are idempotent).
+ */
+async function enqueueEventJobs(producer: Producer, events: readonly RelayableEvent[], mailThrottle?: MailThrottle): Promise<void> {
+  // One dispatch job for the batch's events that some subscription wants: its fan-out is one
+  // statement, its first attempts one record per event, and the queue's cost is paid once (a job
+  // per event cost about a third of the dispatcher's CPU at 500 events/s, bench/README.md). An
+  // event no subscription wants is left out; a subscription made after this point is newer than
+  // the event, which it would not get from the fan-out either way.
+  const wanted = events.filter((event) => event.hasSubscribers).map((event) => event.id);
+  const internal = events.flatMap((event) => internalJobsFor(event));
+  const delays = await delaysOf(mailThrottle, internal);
+  // Sent together: ioredis writes the commands back to back, so a batch costs about one round trip.
+  await Promise.all([
+    ...(wanted.length > 0 ? [producer.enqueue("events", "dispatch", { eventIds: wanted }, { jobId: dispatchJobId(wanted) })] : []),
+    ...internal.map((job, i) => enqueueInternal(producer, job, delays[i] ?? 0)),
+  ]);
+}
+
+/**
+ * Publishes events their writer has just committed without a NOTIFY, then marks them relayed: what a
+ * relay's drain does for them, without the relay's wake-up, claim and second round trip (the
+ * creation job's events, bench/README.md round 10). Call it only after the commit: a job must never
+ * name a row that may yet roll back. If it fails, or the process dies before the mark, the events
+ * are still unrelayed and the relay's poll (OUTBOX_POLL_INTERVAL_MS) relays them; one the relay
+ * claimed meanwhile is added twice, which adds nothing (enqueueEventJobs).
+ */
+export async function publishCommittedEvents(db: Db, producer: Producer, events: readonly RelayableEvent[], mailThrottle?: MailThrottle): Promise<void> {
+  if (events.length === 0) return;
+  await enqueueEventJobs(producer, events, mailThrottle);
+  await run(sqlPool(db), markEventsRelayedSql, { ids: events.map((e) => e.id) });
 }

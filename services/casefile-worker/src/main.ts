@@ -1,5 +1,5 @@
 import { startOutboxRelay } from "@esign/outbox-relay";
-import { startWorker, sweepOnReconnect } from "@esign/queue";
+import { MailThrottle, startWorker, sweepOnReconnect } from "@esign/queue";
 import { recoveryMetrics, runWorkerService } from "@esign/runtime";
 import { createStorage } from "@esign/storage";
 import { startSealer } from "./domain/start-sealer";
@@ -21,7 +21,8 @@ const DEFAULT_HEALTH_PORT = 3001;
 // (packages/runtime); here only what is this service's own.
 runWorkerService("casefile-worker", { defaultHealthPort: DEFAULT_HEALTH_PORT }, async ({ config, logger, db, redis, producer, workerOptions }) => {
   const sealer = await startSealer(config, db, logger);
-  const ctx: WorkerContext = { config, logger, db, producer, storage: await createStorage(config), sealer };
+  const mailThrottle = new MailThrottle(redis, config.QUEUE_PREFIX, config.MAILS_PER_CUSTOMER_PER_MINUTE);
+  const ctx: WorkerContext = { config, logger, db, producer, mailThrottle, storage: await createStorage(config), sealer };
 
   const worker = startWorker(
     "casefile",

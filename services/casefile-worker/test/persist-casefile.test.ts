@@ -47,13 +47,16 @@ function caseFileOf(caseFile: Record<string, unknown>): TCaseFile {
 }
 
 /** A stored creation job, persisted as the worker does; answers what the write returned. */
-async function persist(cf: TCaseFile, retries = 1): Promise<{ jobId: string; persisted: Persisted | null }> {
+async function persist(cf: TCaseFile, retries = 1, owner = { customerId, userId }): Promise<{ jobId: string; persisted: Persisted | null }> {
   const jobId = randomUUID();
-  await testDb().creationJob.create({ data: { id: jobId, customerId, userId, payloadHash: "h", payload: cf as object, files: FILES, status: "processing" } });
+  const { customerId: customer, userId: user } = owner;
+  await testDb().creationJob.create({
+    data: { id: jobId, customerId: customer, userId: user, payloadHash: "h", payload: cf as object, files: FILES, status: "processing" },
+  });
   const persisted = await withSqlTransaction(sqlPool(testDb()), async (client) => {
     const locked = await lockAndAllocate(client, jobId, cf.signers.length);
     if (locked?.status !== "processing") return null;
-    const target = { id: jobId, customerId, userId, retries, caseFileId: locked.caseFileId, signerIds: locked.signerIds };
+    const target = { id: jobId, customerId: customer, userId: user, retries, caseFileId: locked.caseFileId, signerIds: locked.signerIds };
     return persistCaseFile(client, target, { eboksEnabled: true, secureSigningMethods: ["mitid.dk", "sms"] }, cf, FILES, {
       publicBaseUrl: "https://esign.example",
       encryptionKey: TEST_ENCRYPTION_KEY,
@@ -247,6 +250,11 @@ describe("persistCaseFile", () => {
     ]);
     // What the timers are scheduled from is what was committed.
     expect(persisted?.created.signers.map((s) => [s.id, s.status])).toEqual(caseFile.signers.map((s) => [s.id, s.status]));
+    // The events for the job to publish itself once committed: unrelayed, as the relay would read
+    // them back, and wanted by no subscription (this customer has none).
+    const own = events.filter((e) => (e.payload as { caseFile: { id: number } }).caseFile.id === caseFile.id);
+    expect(own.map((e) => e.relayedAt)).toEqual([null]);
+    expect(persisted?.events).toEqual(own.map((e) => ({ id: e.id, customerId, eventType: e.eventType, payload: e.payload, hasSubscribers: false })));
 
     // storeAsContact: Alice (with her onBehalfOf) and the HR cc recipient; not Legal (declined), not
     // Bob and Carl (no storeAsContact, no email).
@@ -268,6 +276,34 @@ describe("persistCaseFile", () => {
     }
     expect(await testDb().contact.count({ where: { customerId } })).toBe(2);
     expect(await testDb().contact.count({ where: { customerId: stranger.id } })).toBe(0);
+  });
+
+  it("answers which of its events some subscription of the customer wants, as the relay's claim does", async () => {
+    const other = await testDb().customer.create({ data: { name: "Subscribed Ltd" } });
+    const owner = await testDb().user.create({ data: { customerId: other.id, email: `owner-${randomUUID()}@subscribed.example`, name: "Owner" } });
+    await testDb().webhookSubscription.create({
+      data: {
+        id: randomUUID(),
+        customerId: other.id,
+        createdByUserId: owner.id,
+        endpoint: "https://hooks.example/in",
+        eventTypes: ["sign.signer.requestActivated"],
+        secretEnc: "x",
+      },
+    });
+    const cf = caseFileOf({
+      title: "Watched",
+      documents: [
+        { title: "Contract", name: "contract.pdf" },
+        { title: "Appendix", name: "appendix.pdf", signable: false },
+      ],
+      signers: [{ name: "Ann", email: "ann@example.com" }],
+    });
+    const wanted = await persist(cf, 1, { customerId: other.id, userId: owner.id });
+    expect(wanted.persisted?.events.map((e) => [e.eventType, e.hasSubscribers])).toEqual([["sign.signer.requestActivated", true]]);
+    // This customer has no subscription: the same event is wanted by nobody.
+    const unwanted = await persist(cf);
+    expect(unwanted.persisted?.events.map((e) => [e.eventType, e.hasSubscribers])).toEqual([["sign.signer.requestActivated", false]]);
   });
 
   it("leaves a case file with a future sendAt new, unsent, without events", async () => {

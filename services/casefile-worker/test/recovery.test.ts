@@ -1,7 +1,3 @@
-import { loadConfig } from "@esign/config";
-import { createLogger } from "@esign/logger";
-import { createSealer } from "@esign/seal";
-import { LocalFileStorage } from "@esign/storage";
 import { closeTestDb, testDb } from "../../../test/support/api";
 import { makePdf } from "../../../test/support/pdf";
 import type { System } from "../../../test/support/system";
@@ -17,6 +13,7 @@ import {
   sleep,
   startLifecycleSystem,
   testProducer,
+  testWorkerContext,
   until,
 } from "../../../test/support/lifecycle-system";
 
@@ -36,15 +33,7 @@ let pdf: Buffer;
 beforeAll(async () => {
   system = await startLifecycleSystem();
   queue = testProducer();
-  const config = loadConfig(process.env);
-  ctx = {
-    config,
-    logger: createLogger({ service: "recovery-test", level: "error" }),
-    db: testDb(),
-    producer: queue.producer,
-    storage: new LocalFileStorage(config.STORAGE_DIR),
-    sealer: await createSealer({ production: false, developmentDir: config.SEAL_DEVELOPMENT_DIR }),
-  };
+  ctx = await testWorkerContext(queue, "recovery-test");
   ({ customerId, token } = await customerToken(system));
   pdf = await makePdf(`Recovered ${Math.random().toString(36).slice(2)}`);
 });

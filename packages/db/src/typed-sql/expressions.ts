@@ -102,7 +102,20 @@ export function nextIds(table: "Signer", count: number | RawBuilder<number>): Ra
  * outbox relay's claim read every event ever written, 0.5 ms a claim in the bench (bench/README.md).
  */
 export function anyOfSubquery<T>(subquery: Expression<Record<string, T>>): RawBuilder<T> {
-  return sql<T>`ANY(ARRAY(${subquery}))`;
+  return sql<T>`ANY(${arrayOf(subquery)})`;
+}
+
+/**
+ * A data-modifying CTE of the same statement as a FROM item, `cte AS alias`, with the row type the
+ * caller states (what its RETURNING gives): withCtes' CTEs have no table type of their own.
+ */
+export function cteRows<R, A extends string>(cte: string, alias: A): AliasedRawBuilder<R, A> {
+  return sql<R>`${sql.table(cte)}`.as(alias);
+}
+
+/** `ARRAY(subquery)`: the one column of a subquery's rows as an array (`{}` when none). */
+export function arrayOf<T>(subquery: Expression<Record<string, T>>): RawBuilder<T[]> {
+  return sql<T[]>`ARRAY(${subquery})`;
 }
 
 /** A text parameter (PostgreSQL cannot infer the type of a parameter a function takes as "any"). */

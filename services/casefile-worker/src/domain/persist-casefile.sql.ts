@@ -7,16 +7,16 @@ import {
   logInsert,
   nextId,
   nextIds,
-  notifyOutboxIfAny,
-  one,
   qb,
   serializedEventInsert,
+  typedArray,
   withCtes,
   type ContactRow,
   type DB,
   type Insertable,
   type SerializedEvent,
 } from "@esign/db";
+import { subscribedEventIdsIn } from "@esign/outbox-relay";
 
 /** The rows of one case file, as persistCaseFile writes them in one statement. */
 export interface CaseFileRows {
@@ -35,7 +35,11 @@ export interface CaseFileRows {
   job: { id: string; result: string; retries: number };
   /** The case file's own log entries (created, sent), written before the events' entries. */
   log: LogRow[];
-  /** Written after the rows, in this order; with them, one NOTIFY for the relay (serializeEvents). */
+  /**
+   * Written after the rows, in this order (serializeEvents), and without the relay's NOTIFY: the job
+   * publishes them itself once committed (publishCommittedEvents), with the ids of those some
+   * subscription wants, which the statement answers ("subscribed").
+   */
   events: SerializedEvent[];
 }
 
@@ -125,7 +129,7 @@ const folderOfCustomer = (folderId: number, customerId: number) =>
  * The case file with its documents, cc recipients, signers and signing links, the creation job
  * marked completed with its result, the contacts kept (storeAsContact), the events, and the log (the
  * case file's entries, then the events', in one insert so that their ids keep that order): one
- * statement of data-modifying CTEs.
+ * statement of data-modifying CTEs. It answers which of its events some subscription wants.
  *
  * Locks: the new rows only, the creation job's row, already locked by lockAndAllocateSql, and the
  * folder's row FOR KEY SHARE (it cannot be deleted until the case file is committed in it).
@@ -153,9 +157,9 @@ export const persistCaseFileSql = defineStatement(
           .set((eb) => ({ status: "completed", result: r.job.result, errorMessage: null, retries: r.job.retries, updatedAt: eb.fn<Date>("now") }))
           .where("id", "=", r.job.id),
       ],
-      r.events.length > 0 && ["events", serializedEventInsert(r.events)],
+      r.events.length > 0 && ["events", serializedEventInsert(r.events).returning(["customerId", "eventType", "targetSubscriptionId"])],
       ["log", logInsert([...r.log, ...r.events.flatMap((e) => (e.log ? [e.log] : []))])],
-    ]).selectNoFrom(r.events.length > 0 ? notifyOutboxIfAny("events").as("notified") : one.as("done")),
+    ]).selectNoFrom((r.events.length > 0 ? subscribedEventIdsIn("events") : typedArray<string>([], "uuid")).as("subscribed")),
   // The text depends only on how many rows of each kind there are: compiled once per such shape.
   { reuse: "shape" },
 );

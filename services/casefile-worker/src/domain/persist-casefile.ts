@@ -22,6 +22,7 @@ import {
   type StoredJobResult,
   type TCaseFile,
 } from "@esign/schema";
+import type { RelayableEvent } from "@esign/outbox-relay";
 import type { AccountSettings } from "./account-checks";
 import type { CreatedSnapshot } from "./schedule-send";
 import { mayBeSent } from "./send-casefile";
@@ -42,6 +43,8 @@ export interface Persisted {
   result: StoredJobResult;
   /** The state committed, for scheduling the case file's delayed jobs without reading it back. */
   created: CreatedSnapshot;
+  /** The events written, unrelayed: the job publishes them once committed (publishCommittedEvents). */
+  events: RelayableEvent[];
 }
 
 /**
@@ -162,10 +165,12 @@ export async function persistCaseFile(
   const result: StoredJobResult = { caseFile: { id: job.caseFileId, status }, signingLinksEnc: encryptSecret(JSON.stringify(links), opts.encryptionKey) };
 
   // Signers in payload order, so the events' seq follows it.
-  const events = signers
-    .filter((s) => activated.has(s.id))
-    .map((s) => signerEvent({ id: job.caseFileId, customerId: job.customerId }, status, s.id, "sign.signer.requestActivated"));
-  await run(client, persistCaseFileSql, {
+  const events = serializeEvents(
+    signers
+      .filter((s) => activated.has(s.id))
+      .map((s) => signerEvent({ id: job.caseFileId, customerId: job.customerId }, status, s.id, "sign.signer.requestActivated")),
+  );
+  const [written] = await run(client, persistCaseFileSql, {
     caseFile: {
       id: job.caseFileId,
       customerId: job.customerId,
@@ -211,13 +216,22 @@ export async function persistCaseFile(
     log: (sendNow ? (["created", "sent"] as const) : (["created"] as const)).map((event) =>
       logRow({ customerId: job.customerId, caseFileId: job.caseFileId, event, audit: { actor: "user", userId: job.userId } }),
     ),
-    events: serializeEvents(events),
+    events,
   });
+  const subscribed = new Set(written?.subscribed ?? []);
 
   return {
     caseFileId: job.caseFileId,
     status,
     result,
     created: { caseFile: { id: job.caseFileId, status, activate: cf.activateCaseFile, expireAt, sendAt }, signers: committedSigners },
+    // The payload as the relay would read it back from the row (JSON), not the object it was built from.
+    events: events.map((e) => ({
+      id: e.id,
+      customerId: e.customerId,
+      eventType: e.eventType,
+      payload: JSON.parse(e.payloadJson),
+      hasSubscribers: subscribed.has(e.id),
+    })),
   };
 }

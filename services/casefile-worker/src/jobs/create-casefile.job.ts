@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { decryptSecret, run, runOne, sqlPool, withSqlTransaction } from "@esign/db";
 import { isDependencyUnavailable } from "@esign/errors";
+import { publishCommittedEvents } from "@esign/outbox-relay";
 import type { Job } from "@esign/queue";
 import { openPayloadIds, ZCaseFile, ZStoredFiles, type JobData } from "@esign/schema";
 import type { WorkerContext } from "../context";
@@ -55,6 +56,19 @@ async function markDuplicate(ctx: WorkerContext, id: string, duplicateOf: string
 }
 
 /**
+ * The committed case file's events (its signing requests), published by the job itself: no NOTIFY,
+ * no relay claim, one round trip to mark them relayed (publishCommittedEvents). A failure leaves
+ * them to the outbox relay's poll, never fails the job: the case file is committed.
+ */
+async function publishEvents(ctx: WorkerContext, persisted: Persisted, log: WorkerContext["logger"]): Promise<void> {
+  try {
+    await publishCommittedEvents(ctx.db, ctx.producer, persisted.events, ctx.mailThrottle);
+  } catch (err) {
+    log.warn("could not publish the case file's events; the outbox relay will", { caseFileId: persisted.caseFileId, err });
+  }
+}
+
+/**
  * casefile/create: turns a stored creation job into a case file, exactly once. A worker that dies
  * mid-job leaves the BullMQ job stalled; the next worker re-runs it, and the row lock plus the status
  * check inside the transaction make the second run a no-op if the first one committed. The common
@@ -100,6 +114,7 @@ export async function createCaseFileJob(ctx: WorkerContext, data: JobData<"casef
     );
     if (persisted) {
       log.info("case file created", { caseFileId: persisted.caseFileId, status: persisted.status });
+      await publishEvents(ctx, persisted, log);
       await ensureCreatedScheduled(ctx, id, persisted.created);
     }
   } catch (err) {
