@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { createReadStream, createWriteStream, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, createReadStream, createWriteStream, open, renameSync, statSync, writeFileSync } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { finished, type Readable } from "node:stream";
@@ -7,12 +7,14 @@ import type { FileStorage, StagedFile } from "./file-storage";
 
 const EDGE = 1024;
 /**
- * An upload that ends within this many bytes (most PDFs) is held in memory and written to its staged
- * file in one synchronous call; a larger one streams to the file through the thread pool, as all
- * did. Each thread-pool operation (open, write, close) cost 30-50 us of CPU in hops and wake-ups on
- * the bench machine, against a few microseconds for the same system call made directly, and a
- * page-cache write of this size blocks the event loop for tens of microseconds (bench/README.md).
- * Bounded so that an upload's memory stays small whatever its size.
+ * An upload that ends within this many bytes (most PDFs) is held in memory, and once its file is
+ * open, written and closed in synchronous calls; a larger one streams to the file through the thread
+ * pool, as all did. Each thread-pool operation cost 30-50 us of CPU in hops and wake-ups on the bench
+ * machine, against a few microseconds for a page-cache write of this size made directly. The file's
+ * creation stays in the thread pool, as do new folders: making an inode is the step a file system
+ * may make slow (0.5-0.7 ms of kernel CPU each in one folder of the bench machine), and the event
+ * loop must not wait for it (bench/README.md round 10). Bounded so that an upload's memory stays
+ * small whatever its size.
  */
 export const SYNC_WRITE_BYTES = 256 * 1024;
 
@@ -31,11 +33,9 @@ export class LocalFileStorage implements FileStorage {
     return path.join(this.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
   }
 
-  // Synchronous: a folder's creation is a metadata operation of microseconds on local disk, through
-  // the thread pool it was a hop there and back per new content-address folder (bench/README.md).
-  private ensureDir(dir: string): void {
+  private async ensureDir(dir: string): Promise<void> {
     if (this.madeDirs.has(dir)) return;
-    mkdirSync(dir, { recursive: true });
+    await mkdir(dir, { recursive: true });
     this.madeDirs.add(dir);
   }
 
@@ -44,7 +44,7 @@ export class LocalFileStorage implements FileStorage {
   }
 
   async stage(source: Readable): Promise<StagedFile> {
-    this.ensureDir(this.staging);
+    await this.ensureDir(this.staging);
     const stagingId = randomUUID();
     const target = path.join(this.staging, stagingId);
     const hash = createHash("sha256");
@@ -82,14 +82,15 @@ export class LocalFileStorage implements FileStorage {
     // The folder is made once per process (a folder not yet known here is most often a new one: a
     // failed rename first cost an error object and a thread-pool hop more, bench/README.md); a
     // folder removed under us is made again when the rename says it is missing.
-    // Both synchronous, like ensureDir: a rename within one file system is a metadata operation.
-    this.ensureDir(dir);
+    await this.ensureDir(dir);
+    // Synchronous: a rename within one folder tree makes no inode (15 us of kernel CPU on the bench
+    // machine, where the thread pool's hop cost more than the call).
     try {
       renameSync(from, to);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
       this.madeDirs.delete(dir);
-      this.ensureDir(dir);
+      await this.ensureDir(dir);
       renameSync(from, to);
     }
     return file.sha256;
@@ -133,9 +134,10 @@ export class LocalFileStorage implements FileStorage {
 
 /**
  * Copies `source` into a new file at `target`, handing every chunk to `inspect` first; resolves once
- * the file is written and closed. Chunks are held until the source ends, then written in one
- * synchronous call, unless they outgrow SYNC_WRITE_BYTES: then the held ones and the rest stream
- * through writeThrough. A source that fails or ends early fails the copy.
+ * the file is written and closed. Chunks are held until the source ends, then the file is opened
+ * through the thread pool and written and closed in synchronous calls, unless they outgrow
+ * SYNC_WRITE_BYTES: then the held ones and the rest stream through writeThrough. A source that fails
+ * or ends early fails the copy.
  */
 function copyToFile(source: Readable, inspect: (chunk: Buffer) => void, target: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
@@ -155,12 +157,17 @@ function copyToFile(source: Readable, inspect: (chunk: Buffer) => void, target: 
       source.off("data", onData);
       stopWatching();
       if (err) return reject(err);
-      try {
-        writeFileSync(target, held.length === 1 ? (held[0] as Buffer) : Buffer.concat(held, heldBytes));
-        resolve();
-      } catch (writeErr) {
-        reject(writeErr);
-      }
+      open(target, "w", (openErr, fd) => {
+        if (openErr) return reject(openErr);
+        try {
+          writeFileSync(fd, held.length === 1 ? (held[0] as Buffer) : Buffer.concat(held, heldBytes));
+          closeSync(fd);
+          resolve();
+        } catch (writeErr) {
+          closeSync(fd);
+          reject(writeErr);
+        }
+      });
     });
     source.on("data", onData);
   });
