@@ -1,4 +1,4 @@
-import { anyOf, anyOfSubquery, arrayOf, cteRows, defineStatement, literalInt, qb, type DB, type RawBuilder } from "@esign/db";
+import { anyOf, anyOfSubquery, cteRows, defineStatement, literalInt, qb, type DB } from "@esign/db";
 import { subscriptionMatchesEvent } from "@esign/webhooks";
 
 /**
@@ -62,18 +62,17 @@ export const claimOutboxBatchSql = defineStatement(
 );
 
 /**
- * The ids of the rows of `cte` (a data-modifying CTE of the same statement returning an event's id,
- * customerId, eventType and targetSubscriptionId) that some subscription wants now: what the claim
- * answers as hasSubscribers, for a writer that publishes its own events (publishCommittedEvents).
+ * The events of `cte` (a data-modifying CTE of the same statement returning an event's id,
+ * customerId, eventType and targetSubscriptionId) that some subscription wants now, as the claim's
+ * hasSubscribers decides: a query for a CTE of a writer that publishes its own events
+ * (publishCommittedEvents), which leaves these to the relay.
  */
-export function subscribedEventIdsIn(cte: string): RawBuilder<string[]> {
+export function subscribedEventsIn(cte: string) {
   const events = cteRows<Pick<DB["Event"], "id" | "customerId" | "eventType" | "targetSubscriptionId">, "e">(cte, "e");
-  return arrayOf(
-    qb
-      .selectFrom(events)
-      .select("e.id")
-      .where((eb) => eb.exists(eb.selectFrom("WebhookSubscription as s").select("s.id").where(subscriptionMatchesEvent))),
-  );
+  return qb
+    .selectFrom(events)
+    .select("e.id")
+    .where((eb) => eb.exists(eb.selectFrom("WebhookSubscription as s").select("s.id").where(subscriptionMatchesEvent)));
 }
 
 /**

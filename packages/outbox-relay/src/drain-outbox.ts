@@ -90,15 +90,19 @@ async function enqueueEventJobs(producer: Producer, events: readonly RelayableEv
 }
 
 /**
- * Publishes events their writer has just committed without a NOTIFY, then marks them relayed: what a
- * relay's drain does for them, without the relay's wake-up, claim and second round trip (the
- * creation job's events, bench/README.md round 10). Call it only after the commit: a job must never
- * name a row that may yet roll back. If it fails, or the process dies before the mark, the events
- * are still unrelayed and the relay's poll (OUTBOX_POLL_INTERVAL_MS) relays them; one the relay
- * claimed meanwhile is added twice, which adds nothing (enqueueEventJobs).
+ * Publishes events their writer has just committed, then marks them relayed: what a relay's drain
+ * does for them, without the relay's wake-up, claim and second round trip (the creation job's
+ * events, bench/README.md round 10). Only the events no subscription wants: those have only internal
+ * jobs, whose ids derive from the event, so the relay adding them again adds nothing. An event some
+ * subscription wants is left to the relay (its writer NOTIFYs for it): its dispatch job's id is its
+ * batch's, and an event published here and relayed again in another batch would be delivered
+ * twice. Call it only after the commit: a job must never name a row that may yet roll back. If it
+ * fails, or the process dies before the mark, the events are still unrelayed and the relay's poll
+ * (OUTBOX_POLL_INTERVAL_MS) relays them.
  */
 export async function publishCommittedEvents(db: Db, producer: Producer, events: readonly RelayableEvent[], mailThrottle?: MailThrottle): Promise<void> {
-  if (events.length === 0) return;
-  await enqueueEventJobs(producer, events, mailThrottle);
-  await run(sqlPool(db), markEventsRelayedSql, { ids: events.map((e) => e.id) });
+  const own = events.filter((e) => !e.hasSubscribers);
+  if (own.length === 0) return;
+  await enqueueEventJobs(producer, own, mailThrottle);
+  await run(sqlPool(db), markEventsRelayedSql, { ids: own.map((e) => e.id) });
 }

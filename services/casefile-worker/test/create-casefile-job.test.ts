@@ -34,7 +34,10 @@ afterAll(async () => {
 });
 
 /** A stored creation job of two signers, sent at once; runs the job as the worker does. */
-async function runJob(on: WorkerContext): Promise<{ caseFileId: number; events: { id: string; relayedAt: Date | null; payload: unknown }[] }> {
+async function runJob(
+  on: WorkerContext,
+  owner = { customerId, userId },
+): Promise<{ caseFileId: number; events: { id: string; relayedAt: Date | null; payload: unknown }[] }> {
   const id = randomUUID();
   const payload = {
     title: "Published",
@@ -45,14 +48,14 @@ async function runJob(on: WorkerContext): Promise<{ caseFileId: number; events: 
     ],
     activateCaseFile: true,
   };
-  await testDb().creationJob.create({ data: { id, customerId, userId, payloadHash: randomUUID(), payload, files, status: "pending" } });
+  await testDb().creationJob.create({ data: { id, ...owner, payloadHash: randomUUID(), payload, files, status: "pending" } });
   await createCaseFileJob(on, { creationJobId: id }, { attemptsMade: 0, opts: { attempts: 3 } } as unknown as Job);
   const job = await testDb().creationJob.findUniqueOrThrow({ where: { id } });
   expect(job.status).toBe("completed");
   const caseFileId = (job.result as { caseFile: { id: number } }).caseFile.id;
-  const events = (await testDb().event.findMany({ where: { customerId, eventType: "sign.signer.requestActivated" }, orderBy: { seq: "asc" } })).filter(
-    (e) => (e.payload as { caseFile: { id: number } }).caseFile.id === caseFileId,
-  );
+  const events = (
+    await testDb().event.findMany({ where: { customerId: owner.customerId, eventType: "sign.signer.requestActivated" }, orderBy: { seq: "asc" } })
+  ).filter((e) => (e.payload as { caseFile: { id: number } }).caseFile.id === caseFileId);
   return { caseFileId, events };
 }
 
@@ -67,6 +70,27 @@ describe("the creation job", () => {
       expect(job?.name).toBe("signing-request");
       expect(job?.data).toEqual({ signerId: (event.payload as { id: number }).id, eventId: event.id, customerId });
     }
+  });
+
+  it("leaves events some subscription wants to the relay: unrelayed, and no job added for them", async () => {
+    // The relay would give them a dispatch job named after its batch; published here too, an event
+    // relayed again in another batch (after a failed mark) would be delivered twice.
+    const watched = await testDb().customer.create({ data: { name: "Watched Ltd" } });
+    const owner = await testDb().user.create({ data: { customerId: watched.id, email: `owner-${randomUUID()}@watched.example`, name: "Owner" } });
+    await testDb().webhookSubscription.create({
+      data: {
+        id: randomUUID(),
+        customerId: watched.id,
+        createdByUserId: owner.id,
+        endpoint: "https://hooks.example/in",
+        eventTypes: ["sign.signer.requestActivated"],
+        secretEnc: "x",
+      },
+    });
+    const { events } = await runJob(ctx, { customerId: watched.id, userId: owner.id });
+    expect(events.map((e) => e.relayedAt)).toEqual([null, null]);
+    const notifications = queue.producer.queue("notifications");
+    expect(await Promise.all(events.map((e) => notifications.getJob(`request-${e.id}`)))).toEqual([undefined, undefined]);
   });
 
   it("leaves the events unrelayed for the outbox relay when Redis refuses them; the case file stands", async () => {

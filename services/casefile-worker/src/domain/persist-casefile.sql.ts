@@ -1,12 +1,15 @@
 import type { LogRow } from "@esign/schema";
 import {
+  arrayOf,
   contactInsert,
+  cteRows,
   defineStatement,
   literalInt,
   literalUuid,
   logInsert,
   nextId,
   nextIds,
+  notifyOutboxIfAny,
   qb,
   serializedEventInsert,
   typedArray,
@@ -16,7 +19,7 @@ import {
   type Insertable,
   type SerializedEvent,
 } from "@esign/db";
-import { subscribedEventIdsIn } from "@esign/outbox-relay";
+import { subscribedEventsIn } from "@esign/outbox-relay";
 
 /** The rows of one case file, as persistCaseFile writes them in one statement. */
 export interface CaseFileRows {
@@ -36,9 +39,9 @@ export interface CaseFileRows {
   /** The case file's own log entries (created, sent), written before the events' entries. */
   log: LogRow[];
   /**
-   * Written after the rows, in this order (serializeEvents), and without the relay's NOTIFY: the job
-   * publishes them itself once committed (publishCommittedEvents), with the ids of those some
-   * subscription wants, which the statement answers ("subscribed").
+   * Written after the rows, in this order (serializeEvents). The statement answers which of them
+   * some subscription wants ("subscribed") and NOTIFYs the relay only for those: the job publishes
+   * the others itself once committed (publishCommittedEvents).
    */
   events: SerializedEvent[];
 }
@@ -159,7 +162,12 @@ export const persistCaseFileSql = defineStatement(
       ],
       r.events.length > 0 && ["events", serializedEventInsert(r.events).returning(["customerId", "eventType", "targetSubscriptionId"])],
       ["log", logInsert([...r.log, ...r.events.flatMap((e) => (e.log ? [e.log] : []))])],
-    ]).selectNoFrom((r.events.length > 0 ? subscribedEventIdsIn("events") : typedArray<string>([], "uuid")).as("subscribed")),
+      r.events.length > 0 && ["wanted", subscribedEventsIn("events")],
+    ]).selectNoFrom(
+      r.events.length > 0
+        ? [arrayOf(qb.selectFrom(cteRows<{ id: string }, "w">("wanted", "w")).select("w.id")).as("subscribed"), notifyOutboxIfAny("wanted").as("notified")]
+        : [typedArray<string>([], "uuid").as("subscribed")],
+    ),
   // The text depends only on how many rows of each kind there are: compiled once per such shape.
   { reuse: "shape" },
 );

@@ -43,7 +43,7 @@ export interface Persisted {
   result: StoredJobResult;
   /** The state committed, for scheduling the case file's delayed jobs without reading it back. */
   created: CreatedSnapshot;
-  /** The events written, unrelayed: the job publishes them once committed (publishCommittedEvents). */
+  /** The events written, unrelayed: once committed, the job publishes those no subscription wants (publishCommittedEvents). */
   events: RelayableEvent[];
 }
 

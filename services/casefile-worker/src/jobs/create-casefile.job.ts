@@ -56,9 +56,10 @@ async function markDuplicate(ctx: WorkerContext, id: string, duplicateOf: string
 }
 
 /**
- * The committed case file's events (its signing requests), published by the job itself: no NOTIFY,
- * no relay claim, one round trip to mark them relayed (publishCommittedEvents). A failure leaves
- * them to the outbox relay's poll, never fails the job: the case file is committed.
+ * The committed case file's events (its signing requests) that no subscription wants, published by
+ * the job itself: no relay wake-up or claim, one round trip to mark them relayed
+ * (publishCommittedEvents); the relay, NOTIFYed by the persist, takes those a subscription wants. A
+ * failure leaves them to the outbox relay's poll, never fails the job: the case file is committed.
  */
 async function publishEvents(ctx: WorkerContext, persisted: Persisted, log: WorkerContext["logger"]): Promise<void> {
   try {
