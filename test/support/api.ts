@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { createCustomer, type CustomerCredentials, type NewCustomer } from "@esign/accounts";
 import { createPrisma, type Db } from "@esign/db";
 
@@ -7,6 +8,17 @@ let db: Db | undefined;
 export function testDb(): Db {
   db ??= createPrisma(process.env.DATABASE_URL ?? "", 4);
   return db;
+}
+
+/** A customer and its owner whose webhook subscription wants `eventTypes` (rows only: nothing listens at its endpoint). */
+export async function watchedCustomer(eventTypes: string[]): Promise<{ customerId: number; userId: number }> {
+  const db = testDb();
+  const customer = await db.customer.create({ data: { name: "Watched Ltd" } });
+  const owner = await db.user.create({ data: { customerId: customer.id, email: `owner-${randomUUID()}@watched.example`, name: "Owner" } });
+  await db.webhookSubscription.create({
+    data: { id: randomUUID(), customerId: customer.id, createdByUserId: owner.id, endpoint: "https://hooks.example/in", eventTypes, secretEnc: "x" },
+  });
+  return { customerId: customer.id, userId: owner.id };
 }
 
 export async function closeTestDb(): Promise<void> {

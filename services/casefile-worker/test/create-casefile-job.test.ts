@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { MailThrottle, Producer, createRedis, type Job } from "@esign/queue";
-import { closeTestDb, testDb } from "../../../test/support/api";
+import { closeTestDb, testDb, watchedCustomer } from "../../../test/support/api";
 import { testProducer, testWorkerContext } from "../../../test/support/lifecycle-system";
 import type { WorkerContext } from "../src/context";
 import { createCaseFileJob } from "../src/jobs/create-casefile.job";
@@ -75,19 +75,8 @@ describe("the creation job", () => {
   it("leaves events some subscription wants to the relay: unrelayed, and no job added for them", async () => {
     // The relay would give them a dispatch job named after its batch; published here too, an event
     // relayed again in another batch (after a failed mark) would be delivered twice.
-    const watched = await testDb().customer.create({ data: { name: "Watched Ltd" } });
-    const owner = await testDb().user.create({ data: { customerId: watched.id, email: `owner-${randomUUID()}@watched.example`, name: "Owner" } });
-    await testDb().webhookSubscription.create({
-      data: {
-        id: randomUUID(),
-        customerId: watched.id,
-        createdByUserId: owner.id,
-        endpoint: "https://hooks.example/in",
-        eventTypes: ["sign.signer.requestActivated"],
-        secretEnc: "x",
-      },
-    });
-    const { events } = await runJob(ctx, { customerId: watched.id, userId: owner.id });
+    const watched = await watchedCustomer(["sign.signer.requestActivated"]);
+    const { events } = await runJob(ctx, watched);
     expect(events.map((e) => e.relayedAt)).toEqual([null, null]);
     const notifications = queue.producer.queue("notifications");
     expect(await Promise.all(events.map((e) => notifications.getJob(`request-${e.id}`)))).toEqual([undefined, undefined]);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { decryptSecret, hashSigningToken, sqlPool, withSqlTransaction } from "@esign/db";
 import { ZSigningLinkItem, validateCreateRequest, type TCaseFile } from "@esign/schema";
-import { closeTestDb, testDb, TEST_ENCRYPTION_KEY } from "../../../test/support/api";
+import { closeTestDb, testDb, TEST_ENCRYPTION_KEY, watchedCustomer } from "../../../test/support/api";
 import {
   allocatedFrom,
   lockAndAllocate,
@@ -279,18 +279,7 @@ describe("persistCaseFile", () => {
   });
 
   it("answers which of its events some subscription of the customer wants, as the relay's claim does", async () => {
-    const other = await testDb().customer.create({ data: { name: "Subscribed Ltd" } });
-    const owner = await testDb().user.create({ data: { customerId: other.id, email: `owner-${randomUUID()}@subscribed.example`, name: "Owner" } });
-    await testDb().webhookSubscription.create({
-      data: {
-        id: randomUUID(),
-        customerId: other.id,
-        createdByUserId: owner.id,
-        endpoint: "https://hooks.example/in",
-        eventTypes: ["sign.signer.requestActivated"],
-        secretEnc: "x",
-      },
-    });
+    const watched = await watchedCustomer(["sign.signer.requestActivated"]);
     const cf = caseFileOf({
       title: "Watched",
       documents: [
@@ -299,7 +288,7 @@ describe("persistCaseFile", () => {
       ],
       signers: [{ name: "Ann", email: "ann@example.com" }],
     });
-    const wanted = await persist(cf, 1, { customerId: other.id, userId: owner.id });
+    const wanted = await persist(cf, 1, watched);
     expect(wanted.persisted?.events.map((e) => [e.eventType, e.hasSubscribers])).toEqual([["sign.signer.requestActivated", true]]);
     // This customer has no subscription: the same event is wanted by nobody.
     const unwanted = await persist(cf);
