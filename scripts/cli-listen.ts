@@ -61,9 +61,42 @@ interface Options {
   ordered: boolean;
 }
 
+/** The options that take a value, and the flags: what may follow an option that takes a value. */
+const VALUE_OPTIONS = new Set([
+  "--base-url",
+  "--client-id",
+  "--client-secret",
+  "--api-key",
+  "--api-secret",
+  "--events",
+  "--forward-to",
+  "--port",
+  "--path",
+  "--max-per-second",
+]);
+const FLAGS = new Set(["--ordered", "--help", "-h"]);
+
+/**
+ * `--option value` as `--option=value` when the value begins with "-": a client secret is
+ * base64url, one in 64 begins with "-", and parseArgs takes such a value for an option ("argument is
+ * ambiguous"). A value that is itself one of the options stays an option (a forgotten value).
+ */
+function joinDashedValues(argv: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const next = argv[i + 1];
+    if (VALUE_OPTIONS.has(arg) && next?.startsWith("-") && !VALUE_OPTIONS.has(next) && !FLAGS.has(next)) {
+      joined.push(`${arg}=${next}`);
+      i++;
+    } else joined.push(arg);
+  }
+  return joined;
+}
+
 function parseOptions(argv: string[]): Options | "help" {
   const { values } = parseArgs({
-    args: argv,
+    args: joinDashedValues(argv),
     options: {
       "base-url": { type: "string" },
       "client-id": { type: "string" },

@@ -158,5 +158,11 @@ describe("cli-listen", () => {
     const bad = listen([...baseArgs(), "--events", "sign.casefile.nope"]);
     expect(await bad.exited).toBe(1);
     expect(bad.stderr).toContain("Could not create the temporary subscription: 400 validation_failed");
+
+    // A client secret is base64url and may begin with "-" (one in 64): given as its own argument it
+    // is the secret, not an option (here a wrong one, which the gateway refuses).
+    const dashed = listen(["--base-url", system.gateway.url, "--client-id", creds.clientId, "--client-secret", `-${creds.clientSecret}`, "--events", "all"]);
+    expect(await dashed.exited).toBe(1);
+    expect(dashed.stderr).not.toContain("ambiguous");
   });
 });
