@@ -61,20 +61,24 @@ interface Options {
   ordered: boolean;
 }
 
-/** The options that take a value, and the flags: what may follow an option that takes a value. */
-const VALUE_OPTIONS = new Set([
-  "--base-url",
-  "--client-id",
-  "--client-secret",
-  "--api-key",
-  "--api-secret",
-  "--events",
-  "--forward-to",
-  "--port",
-  "--path",
-  "--max-per-second",
-]);
-const FLAGS = new Set(["--ordered", "--help", "-h"]);
+const OPTIONS = {
+  "base-url": { type: "string" },
+  "client-id": { type: "string" },
+  "client-secret": { type: "string" },
+  "api-key": { type: "string" },
+  "api-secret": { type: "string" },
+  events: { type: "string" },
+  "forward-to": { type: "string" },
+  port: { type: "string" },
+  path: { type: "string" },
+  "max-per-second": { type: "string" },
+  ordered: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** The options that take a value, and every option's spellings: what may follow one that takes a value. */
+const VALUE_OPTIONS = new Set(Object.entries(OPTIONS).flatMap(([name, o]) => (o.type === "string" ? [`--${name}`] : [])));
+const ANY_OPTION = new Set(Object.entries(OPTIONS).flatMap(([name, o]) => [`--${name}`, ...("short" in o ? [`-${o.short}`] : [])]));
 
 /**
  * `--option value` as `--option=value` when the value begins with "-": a client secret is
@@ -86,7 +90,7 @@ function joinDashedValues(argv: readonly string[]): string[] {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const next = argv[i + 1];
-    if (VALUE_OPTIONS.has(arg) && next?.startsWith("-") && !VALUE_OPTIONS.has(next) && !FLAGS.has(next)) {
+    if (VALUE_OPTIONS.has(arg) && next?.startsWith("-") && !ANY_OPTION.has(next)) {
       joined.push(`${arg}=${next}`);
       i++;
     } else joined.push(arg);
@@ -97,20 +101,7 @@ function joinDashedValues(argv: readonly string[]): string[] {
 function parseOptions(argv: string[]): Options | "help" {
   const { values } = parseArgs({
     args: joinDashedValues(argv),
-    options: {
-      "base-url": { type: "string" },
-      "client-id": { type: "string" },
-      "client-secret": { type: "string" },
-      "api-key": { type: "string" },
-      "api-secret": { type: "string" },
-      events: { type: "string" },
-      "forward-to": { type: "string" },
-      port: { type: "string" },
-      path: { type: "string" },
-      "max-per-second": { type: "string" },
-      ordered: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
+    options: OPTIONS,
     strict: true,
   });
   if (values.help) return "help";

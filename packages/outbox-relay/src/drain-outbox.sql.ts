@@ -1,5 +1,11 @@
-import { anyOf, anyOfSubquery, cteRows, defineStatement, literalInt, qb, type DB } from "@esign/db";
+import { anyOf, anyOfSubquery, cteRows, defineStatement, literalInt, qb, type DB, type ExpressionBuilder } from "@esign/db";
 import { subscriptionMatchesEvent } from "@esign/webhooks";
+
+type EventColumns = Pick<DB["Event"], "id" | "customerId" | "eventType" | "targetSubscriptionId">;
+
+/** Whether some subscription wants event `e` now (subscriptionMatchesEvent): the claim's hasSubscribers. */
+const someSubscriptionWants = (eb: ExpressionBuilder<DB & { e: EventColumns }, "e">) =>
+  eb.exists(eb.selectFrom("WebhookSubscription as s").select("s.id").where(subscriptionMatchesEvent));
 
 /**
  * Whether any event awaits relaying (one index lookup, no transaction).
@@ -49,13 +55,7 @@ export const claimOutboxBatchSql = defineStatement(
           .returning(["id", "seq", "customerId", "eventType", "payload", "targetSubscriptionId"]),
       )
       .selectFrom("claimed as e")
-      .select((eb) => [
-        "e.id",
-        "e.customerId",
-        "e.eventType",
-        "e.payload",
-        eb.exists(eb.selectFrom("WebhookSubscription as s").select("s.id").where(subscriptionMatchesEvent)).as("hasSubscribers"),
-      ])
+      .select((eb) => ["e.id", "e.customerId", "e.eventType", "e.payload", someSubscriptionWants(eb).as("hasSubscribers")])
       .orderBy("e.seq"),
   // The batch size is a setting: one text per process.
   { reuse: "value" },
@@ -68,11 +68,7 @@ export const claimOutboxBatchSql = defineStatement(
  * (publishCommittedEvents), which leaves these to the relay.
  */
 export function subscribedEventsIn(cte: string) {
-  const events = cteRows<Pick<DB["Event"], "id" | "customerId" | "eventType" | "targetSubscriptionId">, "e">(cte, "e");
-  return qb
-    .selectFrom(events)
-    .select("e.id")
-    .where((eb) => eb.exists(eb.selectFrom("WebhookSubscription as s").select("s.id").where(subscriptionMatchesEvent)));
+  return qb.selectFrom(cteRows<EventColumns, "e">(cte, "e")).select("e.id").where(someSubscriptionWants);
 }
 
 /**
