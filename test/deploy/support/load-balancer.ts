@@ -18,8 +18,10 @@ export interface LoadBalancer {
   add(name: string, port: number): void;
   /** Requests the balancer could not hand to a ready replica, or whose replica failed them (no answer). */
   failures: string[];
-  /** Answers of 500 and above the replicas gave (a loss too). */
+  /** Answers of 500 and above the replicas gave (a loss too), each with the start of its body. */
   serverErrors: string[];
+  /** The replicas that gave them: their logs say why. */
+  serverErrorUpstreams(): string[];
   close(): Promise<void>;
 }
 
@@ -33,6 +35,7 @@ export async function startLoadBalancer(): Promise<LoadBalancer> {
   const upstreams: Upstream[] = [];
   const failures: string[] = [];
   const serverErrors: string[] = [];
+  const erring = new Set<string>();
   let next = 0;
   let stopped = false;
 
@@ -64,7 +67,15 @@ export async function startLoadBalancer(): Promise<LoadBalancer> {
     const u = ready[next++ % ready.length]!;
     const upstream = http.request({ host: "127.0.0.1", port: u.port, method: req.method, path: req.url, headers: req.headers, agent: false }, (answer) => {
       u.served++;
-      if ((answer.statusCode ?? 0) >= 500) serverErrors.push(`${req.method} ${req.url} -> ${u.name}: ${answer.statusCode}`);
+      if ((answer.statusCode ?? 0) >= 500) {
+        // Kept with the body's start (its problem detail), read as it passes through.
+        const chunks: Buffer[] = [];
+        answer.on("data", (c: Buffer) => chunks.push(c));
+        answer.on("end", () =>
+          serverErrors.push(`${req.method} ${req.url} -> ${u.name}: ${answer.statusCode} ${Buffer.concat(chunks).toString("utf8").slice(0, 300)}`),
+        );
+        erring.add(u.name);
+      }
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });
@@ -82,6 +93,7 @@ export async function startLoadBalancer(): Promise<LoadBalancer> {
     add: (name, port) => void upstreams.push({ name, port, ready: false, served: 0, sawDraining: false }),
     failures,
     serverErrors,
+    serverErrorUpstreams: () => [...erring],
     close: () =>
       new Promise<void>((resolve) => {
         stopped = true;
