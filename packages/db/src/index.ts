@@ -47,6 +47,7 @@ export {
   anyOf,
   anyOfSubquery,
   arrayOf,
+  commitsWithoutWaitingForDisk,
   cteRows,
   anyRowIn,
   daysBefore,

@@ -41,6 +41,35 @@ describe("SQL statements", () => {
     expect(definedStatements()).toHaveLength(calls);
   });
 
+  // Their commit does not wait for the disk (commitsWithoutWaitingForDisk): each is redone when a
+  // crash loses it. Any other statement keeps PostgreSQL's durable commit: what a client was told is
+  // done must survive a crash.
+  const COMMIT_WITHOUT_DISK_WAIT = ["claim-creation-job", "mark-events-relayed"];
+
+  it("wait for the disk at commit, except the few that are redone when a crash loses them", () => {
+    const relaxed = definedStatements()
+      .filter((s) => s.compile(s.sample).sql.includes("set_config('synchronous_commit', 'off', true)"))
+      .map((s) => s.name)
+      .sort();
+    expect(relaxed).toEqual([...COMMIT_WITHOUT_DISK_WAIT].sort());
+  });
+
+  it("commitsWithoutWaitingForDisk turns the durable wait off for its own transaction only", async () => {
+    const statement = definedStatements().find((s) => s.name === "mark-events-relayed")!;
+    const { sql, parameters } = statement.compile(statement.sample);
+    const setting = async () => (await client.query<{ synchronous_commit: string }>("SHOW synchronous_commit")).rows[0]!.synchronous_commit;
+    expect(await setting()).toBe("on");
+    await client.query("BEGIN");
+    await client.query(sql, [...parameters]);
+    // Read by PostgreSQL when this transaction commits.
+    expect(await setting()).toBe("off");
+    await client.query("COMMIT");
+    expect(await setting()).toBe("on");
+    // Alone (its own transaction, as the services run it): the session keeps the durable wait after it.
+    await client.query(sql, [...parameters]);
+    expect(await setting()).toBe("on");
+  });
+
   const statements = definedStatements();
   it.each(statements.map((s) => [s.name, s] as const))("%s parses and plans against the migrated schema", async (_name, statement) => {
     const { sql } = statement.compile(statement.sample);

@@ -4,7 +4,8 @@ import { createRedis, MailThrottle, Producer } from "@esign/queue";
 import { signerEvent } from "@esign/schema";
 import { dispatchJobId } from "@esign/webhooks";
 import { drainOutboxBatch } from "../src/drain-outbox";
-import { claimOutboxBatchSql } from "../src/drain-outbox.sql";
+import { claimOutboxBatchSql, markEventsRelayedSql } from "../src/drain-outbox.sql";
+import { run, sqlPool } from "@esign/db";
 import { createWorld, type World } from "../../../test/support/webhook-world";
 
 // No dispatcher runs on this world: every drain here is the test's own.
@@ -101,5 +102,34 @@ describe("drainOutboxBatch", () => {
     expect(plan).not.toContain('"Join Type"');
     const indexes = await world.db.$queryRawUnsafe<{ indexname: string }[]>(`SELECT indexname FROM pg_indexes WHERE tablename = 'Event'`);
     expect(indexes.map((i) => i.indexname)).not.toContain("Event_relayedAt_occurredAt_idx");
+  });
+
+  it("marks published events by key alone, in the plan a prepared statement keeps (not through the unrelayed events' index, which holds every event marked since the last vacuum)", async () => {
+    const mark = markEventsRelayedSql.compile({ ids: ["00000000-0000-4000-8000-000000000000"] });
+    const plan = await world.db.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
+      // node-postgres names its statements: after five runs PostgreSQL keeps a generic plan.
+      await tx.$executeRawUnsafe("SET LOCAL plan_cache_mode = force_generic_plan");
+      await tx.$executeRawUnsafe(`PREPARE mark_plan_test AS ${mark.sql}`);
+      const rows = await tx.$queryRawUnsafe<{ "QUERY PLAN": unknown }[]>(
+        `EXPLAIN (FORMAT JSON) EXECUTE mark_plan_test('{00000000-0000-4000-8000-000000000000}')`,
+      );
+      await tx.$executeRawUnsafe("DEALLOCATE mark_plan_test");
+      return JSON.stringify(rows[0]?.["QUERY PLAN"]);
+    });
+    expect(plan).toMatch(/"Index Name":"Event_pkey"[^}]*"Index Cond":"\(id = ANY/);
+    expect(plan).not.toContain("Event_unrelayed_seq_idx");
+  });
+
+  it("marks published events relayed and leaves the time of one a relay claimed first", async () => {
+    const customer = await world.customer();
+    const [claimedFirst, published] = await world.emitMany(customer.customerId, 2);
+    const relayTime = new Date("2026-01-02T03:04:05.000Z");
+    await world.db.event.update({ where: { id: claimedFirst! }, data: { relayedAt: relayTime } });
+    await run(sqlPool(world.db), markEventsRelayedSql, { ids: [claimedFirst!, published!] });
+    const [first, second] = await relayedAt([claimedFirst!, published!]);
+    expect(first?.toISOString()).toBe(relayTime.toISOString());
+    expect(second).toBeInstanceOf(Date);
+    expect(second!.getTime()).toBeGreaterThan(relayTime.getTime());
   });
 });

@@ -1,4 +1,4 @@
-import { defineStatement, qb, secondsBefore, type JobStatus } from "@esign/db";
+import { commitsWithoutWaitingForDisk, defineStatement, qb, secondsBefore, type JobStatus } from "@esign/db";
 
 /**
  * Reads the job with its customer's settings and marks it processing (unless it is done), in one
@@ -6,7 +6,8 @@ import { defineStatement, qb, secondsBefore, type JobStatus } from "@esign/db";
  *
  * Locks: the job's row, by the UPDATE, until the statement commits (it runs alone): a second worker
  * claiming the same job waits and then reads it as the first one left it. The transaction that
- * makes the case file locks it again (lockAndAllocate) and checks its status there.
+ * makes the case file locks it again (lockAndAllocate) and checks its status there. Commits without
+ * waiting for the disk (commitsWithoutWaitingForDisk): nothing a client was told depends on it.
  */
 export const claimCreationJobSql = defineStatement(
   "claim-creation-job",
@@ -48,7 +49,9 @@ export const claimCreationJobSql = defineStatement(
           .limit(1)
           .as("duplicateOf"),
       ])
-      .where("cj.id", "=", id),
+      .where("cj.id", "=", id)
+      // Lost in a crash, "processing" reads "pending" again and the job's retry claims it anew.
+      .where(commitsWithoutWaitingForDisk),
   { reuse: "shape" },
 );
 
