@@ -41,6 +41,7 @@ export type { CompiledQuery, Expression, ExpressionBuilder, Insertable, RawBuild
 export { defineStatement, definedStatements, typedSqlStats } from "./typed-sql/statement";
 export type { Statement, TypedSqlStats } from "./typed-sql/statement";
 export { run, runOne, runCompiled } from "./typed-sql/run";
+export { runAndCommit } from "./typed-sql/run-and-commit";
 export { prepareStatements } from "./typed-sql/prepared";
 export type { SqlRunner } from "./typed-sql/run";
 export {

@@ -1,5 +1,6 @@
 import type { CompiledQuery } from "kysely";
 import type { Pool, PoolClient, QueryResult, QueryResultRow } from "pg";
+import { clearRunAndCommit, endedByRunAndCommit } from "./typed-sql/run-and-commit";
 
 export interface SqlTransactionOptions {
   /**
@@ -16,7 +17,8 @@ export interface SqlTransactionOptions {
 }
 
 /**
- * Runs `fn` in one transaction on one pooled connection: BEGIN, COMMIT, ROLLBACK when `fn` throws.
+ * Runs `fn` in one transaction on one pooled connection: BEGIN, COMMIT (or fn's runAndCommit), ROLLBACK
+ * when `fn` throws.
  * A connection whose ROLLBACK fails, or that PostgreSQL ended, is discarded rather than handed to the
  * next caller.
  */
@@ -49,7 +51,8 @@ export async function withSqlTransaction<T, R extends QueryResultRow = QueryResu
     const answered: QueryResult<R> | QueryResult<R>[] = await client.query<R>(statements.join("; "));
     const results = Array.isArray(answered) ? answered : [answered];
     const result = await fn(client, options.opening !== undefined ? (results.at(-1)?.rows ?? []) : []);
-    await client.query("COMMIT");
+    // Unless fn's last statement carried the COMMIT (runAndCommit).
+    if (!endedByRunAndCommit(client)) await client.query("COMMIT");
     return result;
   } catch (err) {
     await client.query("ROLLBACK").catch((rollbackErr: unknown) => {
@@ -57,6 +60,7 @@ export async function withSqlTransaction<T, R extends QueryResultRow = QueryResu
     });
     throw err;
   } finally {
+    clearRunAndCommit(client);
     client.removeListener("error", onError);
     client.release(broken);
   }

@@ -73,7 +73,8 @@ async function publishEvents(ctx: WorkerContext, persisted: Persisted, log: Work
  * casefile/create: turns a stored creation job into a case file, exactly once. A worker that dies
  * mid-job leaves the BullMQ job stalled; the next worker re-runs it, and the row lock plus the status
  * check inside the transaction make the second run a no-op if the first one committed. The common
- * path is four round trips in the transaction; every statement is typed SQL on Prisma's pool.
+ * path is two round trips in the transaction (BEGIN with the lock, the persist with COMMIT); every
+ * statement is typed SQL on Prisma's pool.
  */
 export async function createCaseFileJob(ctx: WorkerContext, data: JobData<"casefile", "create">, job: Job): Promise<void> {
   const id = data.creationJobId;

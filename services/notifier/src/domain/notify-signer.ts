@@ -15,7 +15,7 @@ import {
   loadSignerForMessage,
   lockDedupeKeySql,
   requestWasSent,
-  writeMessageOutcome,
+  commitMessageOutcome,
   type SignerForMessage,
 } from "./signer-message-store";
 
@@ -212,7 +212,7 @@ export async function notifySigner(ctx: NotifierContext, kind: SignerMessageKind
       const record = { dedupeKey, kind, channel: delivery.channel, caseFileId: cf.id, signerId };
       const undeliverable = async (reason: string, responseCode?: number): Promise<SignerOutcome> => {
         // Only a pending signer becomes undeliverable (and gets the event): one who signed meanwhile stays signed.
-        await writeMessageOutcome(client, signerId, {
+        await commitMessageOutcome(client, signerId, {
           notification: { ...record, recipient: delivery.recipient || "(none)", status: "failed", error: reason, createdAt: new Date() },
           markUndeliverable: true,
           event: eventOf("sign.signer.undeliverable"),
@@ -233,7 +233,7 @@ export async function notifySigner(ctx: NotifierContext, kind: SignerMessageKind
           case "bounce":
             // Committed although the job fails: each refused attempt is reported once, and the retry
             // (a new attempt) finds no Notification row and sends again.
-            await writeMessageOutcome(client, signerId, { event: eventOf("sign.signer.transientBounce") });
+            await commitMessageOutcome(client, signerId, { event: eventOf("sign.signer.transientBounce") });
             return { status: "bounced", channel: delivery.channel, error: err, responseCode: responseCodeOf(err) };
           case "retry":
             throw err;
@@ -242,7 +242,7 @@ export async function notifySigner(ctx: NotifierContext, kind: SignerMessageKind
 
       // The next reminder counts from when this one went out, not from when the job started.
       const sentAt = new Date();
-      const written = await writeMessageOutcome(client, signerId, {
+      const written = await commitMessageOutcome(client, signerId, {
         notification: { ...record, recipient: delivery.recipient, status: "sent", messageId, createdAt: sentAt },
         countReminder: kind === "reminder",
         event: eventOf(SENT_EVENT[kind]),
