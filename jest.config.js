@@ -4,6 +4,9 @@
  * - integration: every other test, against real PostgreSQL and Redis (a database and a Redis prefix
  *   of its own per run, test/support/global-setup.ts) and real service processes; one file at a time.
  * `pnpm test` runs both (scripts/test.ts), `pnpm test:unit` the first alone.
+ * - alone: the integration suites that judge real time closely (the retry ladder's spacing): run by
+ *   `pnpm test` after the integration shards, on an otherwise idle machine; on a starved one (five
+ *   shards on two cores) a delayed job came 1-2 s late and they failed while every other suite passed.
  * - topology: test/topology, the production topologies under faults (replicas, Redis Cluster and
  *   PgBouncer, PostgreSQL and Redis restarts, the chaos soak); like integration, but only
  *   `pnpm test:topology` runs it, one file at a time on an otherwise idle machine: its suites measure
@@ -21,6 +24,7 @@ const common = {
 const ALL = ["<rootDir>/{packages,services,test}/**/test/**/*.test.ts", "<rootDir>/test/**/*.test.ts"];
 const DEPLOY = "<rootDir>/test/deploy/";
 const TOPOLOGY = "<rootDir>/test/topology/";
+const ALONE = ["<rootDir>/test/e2e/webhook-delivery-ladder.test.ts"];
 const integrationSetup = {
   globalSetup: "<rootDir>/test/support/global-setup.ts",
   globalTeardown: "<rootDir>/test/support/global-teardown.ts",
@@ -36,9 +40,10 @@ module.exports = {
       ...common,
       displayName: "integration",
       testMatch: ALL,
-      testPathIgnorePatterns: ["\\.unit\\.test\\.ts$", "/node_modules/", DEPLOY, TOPOLOGY],
+      testPathIgnorePatterns: ["\\.unit\\.test\\.ts$", "/node_modules/", DEPLOY, TOPOLOGY, ...ALONE],
       ...integrationSetup,
     },
+    { ...common, displayName: "alone", testMatch: ALONE, ...integrationSetup },
     { ...common, displayName: "topology", testMatch: [`${TOPOLOGY}**/*.test.ts`], ...integrationSetup },
     { ...common, displayName: "deploy", testMatch: [`${DEPLOY}**/*.test.ts`] },
   ],

@@ -123,6 +123,8 @@ async function main(): Promise<number> {
       runJest(`${project}-${i + 1}`, ["--selectProjects", project, "--runInBand", `--shard=${i + 1}/${shards}`, ...filters]),
     );
     tiers.push(sum(await Promise.all(runs)));
+    // Then the suites that judge real time closely, alone (jest.config.js "alone").
+    if (!topology) tiers.push(await runJest("alone", ["--selectProjects", "alone", "--runInBand", ...filters]));
   }
   const total = sum(tiers);
   recordTimings(total.timings);
