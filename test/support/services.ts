@@ -34,7 +34,10 @@ export class ServiceProcess {
     return this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  async waitReady(timeoutMs = 30_000): Promise<void> {
+  // 60 s: on a starved machine (five test shards on two cores beside a busy neighbour) a service's
+  // first connections took over 30 s, and suites failed before their first test; a service that
+  // never becomes ready still fails here, with its output.
+  async waitReady(timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (!this.isRunning()) throw new Error(`${this.name} exited during start:\n${this.output}`);
