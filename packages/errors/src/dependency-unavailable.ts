@@ -43,6 +43,7 @@ interface ErrorFields {
   originalCode?: unknown;
   meta?: { driverAdapterError?: { cause?: unknown } };
   errors?: unknown;
+  cause?: unknown;
 }
 
 const fieldsOf = (err: unknown): ErrorFields | undefined => (err !== null && typeof err === "object" ? (err as ErrorFields) : undefined);
@@ -53,13 +54,21 @@ const fieldsOf = (err: unknown): ErrorFields | undefined => (err !== null && typ
 // are the code's own.
 const NO_TRANSACTION_IN_TIME = /Unable to start a transaction in the given time/;
 
+/** The driver's error as Prisma's pg adapter maps it: a terminated session, a refused connect. */
+function adapterCauseIsTransient(err: unknown): boolean {
+  const cause = fieldsOf(err);
+  return cause !== undefined && ((typeof cause.kind === "string" && ADAPTER_KINDS.has(cause.kind)) || isTransientSqlState(cause.originalCode ?? cause.code));
+}
+
 function fromPrisma(e: ErrorFields): boolean {
   if (e.code === "P2028" && typeof e.message === "string" && NO_TRANSACTION_IN_TIME.test(e.message)) return true;
+  // An interactive transaction's own COMMIT or ROLLBACK throws the adapter's error as it is (a
+  // PostgreSQL restart in a clean-clone run answered a signature 500 so).
+  if (e.name === "DriverAdapterError") return adapterCauseIsTransient(e.cause);
   if (typeof e.name !== "string" || !e.name.startsWith("PrismaClient")) return false;
   if (typeof e.code === "string" && PRISMA_CODES.has(e.code)) return true;
-  // A raw query's failure (P2010) carries the driver's error: a terminated session, a refused connect.
-  const cause = fieldsOf(e.meta?.driverAdapterError?.cause);
-  return cause !== undefined && ((typeof cause.kind === "string" && ADAPTER_KINDS.has(cause.kind)) || isTransientSqlState(cause.originalCode ?? cause.code));
+  // A raw query's failure (P2010) carries the driver's error.
+  return adapterCauseIsTransient(e.meta?.driverAdapterError?.cause);
 }
 
 function fromPg(e: ErrorFields): boolean {

@@ -53,6 +53,23 @@ describe("unavailableDependency", () => {
     }
   });
 
+  it("names PostgreSQL for an interactive transaction whose session is terminated before its COMMIT (as on a restart)", async () => {
+    const db = createPrisma(databaseUrl, 1);
+    const other = createPrisma(databaseUrl, 1);
+    try {
+      const err = await caught(() =>
+        db.$transaction(async (tx) => {
+          const rows = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+          await other.$queryRaw`SELECT pg_terminate_backend(${rows[0]!.pid}::int)`;
+        }),
+      );
+      expect(unavailableDependency(err)).toBe("postgres");
+    } finally {
+      await db.$disconnect();
+      await other.$disconnect();
+    }
+  });
+
   it("names PostgreSQL for a transaction that could not start in time (no connection: as through PgBouncer while PostgreSQL restarts)", async () => {
     const db = createPrisma(databaseUrl, 1);
     try {
