@@ -1,5 +1,6 @@
 import { Query, type PoolClient, type QueryConfig, type QueryResult, type QueryResultRow } from "pg";
 import { preparedNameOn } from "./prepared";
+import { runCompiled } from "./run";
 import type { Statement } from "./statement";
 
 /*
@@ -59,15 +60,16 @@ export function clearRunAndCommit(client: PoolClient): void {
  * statement or of the commit rejects, and withSqlTransaction's ROLLBACK ends what is left.
  */
 export async function runAndCommit<A, O>(client: PoolClient, statement: Statement<A, O>, args: A): Promise<O[]> {
-  const { sql, parameters } = statement.compile(args);
-  const values = parameters as unknown[];
-  const name = statement.repeats === true ? preparedNameOn(client, sql) : undefined;
+  const compiled = statement.compile(args);
   committed.add(client);
   if (!PIPELINES) {
-    const rows = (await client.query(name === undefined ? { text: sql, values } : { name, text: sql, values })).rows as O[];
+    const rows = await runCompiled(client, compiled, statement.repeats === true);
     await client.query("COMMIT");
     return rows;
   }
+  const { sql, parameters } = compiled;
+  const values = parameters as unknown[];
+  const name = statement.repeats === true ? preparedNameOn(client, sql) : undefined;
   const results = await new Promise<QueryResult<QueryResultRow> | QueryResult<QueryResultRow>[]>((resolve, reject) => {
     // Always the extended protocol, parameters or not: only it carries the COMMIT before the Sync
     // (pg's Query reads queryMode; its type declarations lack it).

@@ -105,9 +105,9 @@ export function allocatedFrom(row: AllocationRow | undefined): Allocated | undef
  * recipients, signing links and the contacts they become (storeAsContact), sends it at once
  * unless it is left unsent or scheduled (signers of the first round pending, one
  * `sign.signer.requestActivated` each), and marks the creation job completed with its result: ONE
- * statement, the last of the caller's withSqlTransaction, which it commits (runAndCommit). Through Prisma this was eleven statements and ~15 ms of
- * the worker's CPU per case file (bench/README.md); the ids are drawn beforehand (lockAndAllocate)
- * so that links, events and the result can name them.
+ * statement, the last of the caller's withSqlTransaction, which it commits (runAndCommit). Through
+ * Prisma this was eleven statements and ~15 ms of the worker's CPU per case file (bench/README.md);
+ * the ids are drawn beforehand (lockAndAllocate) so that links, events and the result can name them.
  */
 export async function persistCaseFile(
   client: SqlClient,
