@@ -21,8 +21,19 @@ const caseFile = (title: string, names: string[]) => ({
 });
 
 beforeAll(async () => {
-  // RATE_LIMIT_SCALE=1: the costly-PDF budget at its real size (10 a minute); two customers of this file only.
-  system = await startSystem([], {}, { PDF_INSPECT_MAX_INFLATED_BYTES: String(8 * MiB), JOB_POLL_LIMIT_PER_MINUTE: "0", RATE_LIMIT_SCALE: "1" });
+  // RATE_LIMIT_SCALE=1: the costly-PDF budget at its real size (10 a minute); two customers of this
+  // file only. Five creates a minute per customer: customer A's fifth is the one the budget stops,
+  // its sixth meets both limits (the last test).
+  system = await startSystem(
+    [],
+    {},
+    {
+      PDF_INSPECT_MAX_INFLATED_BYTES: String(8 * MiB),
+      JOB_POLL_LIMIT_PER_MINUTE: "0",
+      RATE_LIMIT_SCALE: "1",
+      CREATES_PER_CUSTOMER_PER_MINUTE: "5",
+    },
+  );
 });
 
 afterAll(async () => {
@@ -81,4 +92,14 @@ it("stops a customer's creates with a 429 once COSTLY_PDFS_PER_CUSTOMER_PER_MINU
     { name: "contract.pdf", content: await makePdf("customer B again") },
   ]);
   expect(other.status).toBe(200);
+});
+
+it("answers the create limit's 429 when the create limit and the costly-PDF budget both refuse (they are checked at once)", async () => {
+  // Customer A has made five creates this minute (one above, four in the test before), its budget spent.
+  const sixth = await postCreate(system.gateway.url, tokenA, caseFile("Sixth", ["contract.pdf"]), [
+    { name: "contract.pdf", content: await makePdf("a sixth create") },
+  ]);
+  expect(sixth.status).toBe(429);
+  expect(sixth.body.message).toMatch(/Too many case files created/);
+  expect(sixth.headers.get("retry-after")).toMatch(/^\d+$/);
 });

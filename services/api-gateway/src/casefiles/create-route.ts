@@ -102,11 +102,18 @@ export function createCaseFileRouter(ctx: GatewayContext): Router {
       stageDone(res, "auth");
       requireMultipart(req);
       const customer = String(principalOf(res).customerId);
-      await limits.createsByCustomer.consume(res, customer, "Too many case files created for this account in a minute; slow down");
-      await limits.costlyPdfsByCustomer.assertUnder(
-        customer,
-        "Too many PDFs refused as too costly to inspect for this account in a minute; wait before sending more",
-      );
+      // Both Redis round trips at once: one after the other they were two waits on every create's
+      // path. The outcome is the sequential one's: the count is taken either way (the budget check
+      // only reads), and the create limit's 429 comes first when both refuse.
+      const [count, budget] = await Promise.allSettled([
+        limits.createsByCustomer.consume(res, customer, "Too many case files created for this account in a minute; slow down"),
+        limits.costlyPdfsByCustomer.assertUnder(
+          customer,
+          "Too many PDFs refused as too costly to inspect for this account in a minute; wait before sending more",
+        ),
+      ]);
+      if (count.status === "rejected") throw count.reason;
+      if (budget.status === "rejected") throw budget.reason;
       stageDone(res, "limits");
       next();
     },
