@@ -99,4 +99,22 @@ describe("the creation job", () => {
       deadRedis.disconnect();
     }
   });
+
+  it("fails a job whose upload is missing from storage, naming the first missing file in upload order; no case file", async () => {
+    const id = randomUUID();
+    const absent = (name: string) => ({ name, sha256: randomUUID().replaceAll("-", "").repeat(2), size: 10 });
+    const stored = [files[0] as { name: string; sha256: string; size: number }, absent("annex.pdf"), absent("terms.pdf")];
+    const payload = {
+      title: "Missing file",
+      documents: stored.map((f, i) => ({ title: `Document ${i + 1}`, name: f.name, signable: i === 0 })),
+      signers: [{ name: "Ann", email: "ann@example.com", role: "signer" }],
+      activateCaseFile: true,
+    };
+    await testDb().creationJob.create({ data: { id, customerId, userId, payloadHash: randomUUID(), payload, files: stored, status: "pending" } });
+    await createCaseFileJob(ctx, { creationJobId: id }, { attemptsMade: 0, opts: { attempts: 3 } } as unknown as Job);
+    const job = await testDb().creationJob.findUniqueOrThrow({ where: { id } });
+    expect(job.status).toBe("failed");
+    expect(job.errorMessage).toBe('Uploaded file "annex.pdf" is missing from storage');
+    expect(await testDb().caseFile.count({ where: { creationJobId: id } })).toBe(0);
+  });
 });

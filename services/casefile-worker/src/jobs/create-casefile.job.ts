@@ -95,9 +95,10 @@ export async function createCaseFileJob(ctx: WorkerContext, data: JobData<"casef
 
   try {
     checkAccount(row, caseFile.data);
-    for (const f of files.data) {
-      if (!(await ctx.storage.exists(f.sha256))) throw new AccountCheckFailed(`Uploaded file "${f.name}" is missing from storage`);
-    }
+    // Looked up together (with S3 storage each is a request); the first missing one, in upload order, is named.
+    const present = await Promise.all(files.data.map((f) => ctx.storage.exists(f.sha256)));
+    const missing = files.data.find((_, i) => !present[i]);
+    if (missing) throw new AccountCheckFailed(`Uploaded file "${missing.name}" is missing from storage`);
     const persisted = await withSqlTransaction<Persisted | null, AllocationRow>(
       sqlPool(ctx.db),
       async (client, [allocation]) => {
