@@ -90,7 +90,7 @@ describe("creation jobs that must fail", () => {
 });
 
 describe("a worker killed mid-job", () => {
-  it("leaves nothing half done: each job ends with exactly one whole case file, by the next worker or by the killed one's already sent COMMIT", async () => {
+  it("leaves nothing half done: each job ends with exactly one whole case file, by the next worker or by the killed one's already sent statement", async () => {
     const token = await getToken(system.gateway.url, await newCustomer());
     const worker = system.services.find((s) => s.name === "casefile-worker")!;
     const db = testDb();
@@ -112,9 +112,9 @@ describe("a worker killed mid-job", () => {
     await until(async () => !worker.isRunning());
     release();
     await locker;
-    // A killed worker's transaction is rolled back, unless its last statement and COMMIT had already
-    // gone out together (runAndCommit): PostgreSQL then commits it whole once the lock is free, as if
-    // the worker had died just after its commit. Never a part: each case file here has its signers.
+    // A killed worker's case file statement is one autocommit statement: one already sent is run and
+    // committed whole once the lock is free, as if the worker had died just after it; one not yet sent
+    // writes nothing. Never a part: each case file here has its signers.
     // (One query, one snapshot: a commit landing between two reads cannot make a whole one look partial.)
     const early = await db.caseFile.findMany({ where: { creationJobId: { in: jobIds } }, select: { _count: { select: { signers: true } } } });
     expect(early.map((c) => c._count.signers)).toEqual(early.map(() => 2));

@@ -1,16 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { decryptSecret, hashSigningToken, sqlPool, withSqlTransaction } from "@esign/db";
+import { decryptSecret, hashSigningToken, runOne, sqlPool } from "@esign/db";
 import { ZSigningLinkItem, validateCreateRequest, type TCaseFile } from "@esign/schema";
 import { closeTestDb, testDb, TEST_ENCRYPTION_KEY, watchedCustomer } from "../../../test/support/api";
-import {
-  allocatedFrom,
-  lockAndAllocate,
-  lockAndAllocateOpening,
-  persistCaseFile,
-  type Allocated,
-  type AllocationRow,
-  type Persisted,
-} from "../src/domain/persist-casefile";
+import { persistCaseFile, type Persisted } from "../src/domain/persist-casefile";
+import { claimCreationJobSql } from "../src/jobs/create-casefile.sql";
 
 /*
  * The creation job's one-statement write, against PostgreSQL: every field of the payload lands in
@@ -46,23 +39,41 @@ function caseFileOf(caseFile: Record<string, unknown>): TCaseFile {
   return v.value.caseFile;
 }
 
-/** A stored creation job, persisted as the worker does; answers what the write returned. */
-async function persist(cf: TCaseFile, retries = 1, owner = { customerId, userId }): Promise<{ jobId: string; persisted: Persisted | null }> {
+/** The job's claim, as the worker makes it: the ids drawn for it (null for a job that is done), signer ids ascending. */
+async function claim(jobId: string): Promise<{ status: string; caseFileId: number | null; signerIds: number[] | null }> {
+  const row = await runOne(sqlPool(testDb()), claimCreationJobSql, { id: jobId, retries: 0, duplicateWindowSeconds: 0 });
+  if (!row) throw new Error(`no creation job ${jobId}`);
+  return {
+    status: row.status,
+    caseFileId: row.caseFileId === null ? null : Number(row.caseFileId),
+    signerIds: row.signerIds === null ? null : row.signerIds.map(Number).sort((a, b) => a - b),
+  };
+}
+
+/** A stored creation job; answers its id. */
+async function storedJob(cf: TCaseFile, owner = { customerId, userId }): Promise<string> {
   const jobId = randomUUID();
-  const { customerId: customer, userId: user } = owner;
   await testDb().creationJob.create({
-    data: { id: jobId, customerId: customer, userId: user, payloadHash: "h", payload: cf as object, files: FILES, status: "processing" },
+    data: { id: jobId, customerId: owner.customerId, userId: owner.userId, payloadHash: "h", payload: cf as object, files: FILES, status: "pending" },
   });
-  const persisted = await withSqlTransaction(sqlPool(testDb()), async (client) => {
-    const locked = await lockAndAllocate(client, jobId, cf.signers.length);
-    if (locked?.status !== "processing") return null;
-    const target = { id: jobId, customerId: customer, userId: user, retries, caseFileId: locked.caseFileId, signerIds: locked.signerIds };
-    return persistCaseFile(client, target, { eboksEnabled: true, secureSigningMethods: ["mitid.dk", "sms"] }, cf, FILES, {
-      publicBaseUrl: "https://esign.example",
-      encryptionKey: TEST_ENCRYPTION_KEY,
-      now: NOW,
-    });
+  return jobId;
+}
+
+/** Writes the case file of a claimed job, as the worker does. */
+function write(jobId: string, drawn: { caseFileId: number | null; signerIds: number[] | null }, cf: TCaseFile, retries = 1, owner = { customerId, userId }) {
+  if (drawn.caseFileId === null || drawn.signerIds === null) throw new Error("the claim drew no ids");
+  const target = { id: jobId, ...owner, retries, caseFileId: drawn.caseFileId, signerIds: drawn.signerIds };
+  return persistCaseFile(sqlPool(testDb()), target, { eboksEnabled: true, secureSigningMethods: ["mitid.dk", "sms"] }, cf, FILES, {
+    publicBaseUrl: "https://esign.example",
+    encryptionKey: TEST_ENCRYPTION_KEY,
+    now: NOW,
   });
+}
+
+/** A stored creation job, claimed and persisted as the worker does; answers what the write returned. */
+async function persist(cf: TCaseFile, retries = 1, owner = { customerId, userId }): Promise<{ jobId: string; persisted: Persisted | null }> {
+  const jobId = await storedJob(cf, owner);
+  const persisted = await write(jobId, await claim(jobId), cf, retries, owner);
   return { jobId, persisted };
 }
 
@@ -319,24 +330,52 @@ describe("persistCaseFile", () => {
     expect(caseFile.signers.every((s) => s.signingLink === null)).toBe(true);
   });
 
-  it("writes nothing when the job is no longer pending or processing (a second run)", async () => {
+  it("writes nothing when the job is no longer pending or processing: a second run that claimed before the first one wrote", async () => {
     const cf = caseFileOf(FULL);
-    const { jobId } = await persist(cf);
-    const again = await withSqlTransaction(sqlPool(testDb()), async (client) => lockAndAllocate(client, jobId, cf.signers.length));
-    expect(again?.status).toBe("completed");
+    const jobId = await storedJob(cf);
+    const first = await claim(jobId);
+    const second = await claim(jobId);
+    expect(await write(jobId, first, cf)).not.toBeNull();
+    expect(await write(jobId, second, cf)).toBeNull();
     expect(await testDb().caseFile.count({ where: { creationJobId: jobId } })).toBe(1);
+    // Nothing of the second run's is left: its case file id names no row, its signer ids none.
+    expect(await testDb().caseFile.count({ where: { id: second.caseFileId ?? 0 } })).toBe(0);
+    expect(await testDb().signer.count({ where: { id: { in: second.signerIds ?? [] } } })).toBe(0);
   });
 
-  it("locks and draws the ids as the transaction's opening (no parameters, sent with BEGIN): the same answer as the statement on its own", async () => {
+  it("writes nothing for a job another run failed while this one waited on its lock; the wait ends with that run", async () => {
     const cf = caseFileOf(FULL);
-    const { jobId } = await persist(cf);
-    const opening = lockAndAllocateOpening(jobId, cf.signers.length);
-    expect(opening.parameters).toEqual([]);
-    const viaOpening = await withSqlTransaction<Allocated | undefined, AllocationRow>(sqlPool(testDb()), async (_client, [row]) => allocatedFrom(row), {
-      opening,
-    });
-    expect(viaOpening).toEqual({ status: "completed", caseFileId: expect.any(Number), signerIds: expect.any(Array) });
-    expect(viaOpening?.signerIds).toHaveLength(cf.signers.length);
-    expect(viaOpening?.signerIds).toEqual([...(viaOpening?.signerIds ?? [])].sort((a, b) => a - b));
+    const jobId = await storedJob(cf);
+    const drawn = await claim(jobId);
+    // The other run: holds the job's row, then marks it failed and commits.
+    const other = await sqlPool(testDb()).connect();
+    try {
+      await other.query("BEGIN");
+      await other.query(`SELECT 1 FROM "CreationJob" WHERE id = $1 FOR UPDATE`, [jobId]);
+      const waiting = write(jobId, drawn, cf);
+      // It waits for the lock (it would have written by now otherwise).
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await testDb().caseFile.count({ where: { creationJobId: jobId } })).toBe(0);
+      await other.query(`UPDATE "CreationJob" SET status = 'failed' WHERE id = $1`, [jobId]);
+      await other.query("COMMIT");
+      expect(await waiting).toBeNull();
+    } finally {
+      other.release();
+    }
+    expect(await testDb().caseFile.count({ where: { creationJobId: jobId } })).toBe(0);
+    expect(await testDb().signer.count({ where: { id: { in: drawn.signerIds ?? [] } } })).toBe(0);
+    expect((await testDb().creationJob.findUniqueOrThrow({ where: { id: jobId } })).status).toBe("failed");
+  });
+
+  it("the claim draws one id per signer of the stored payload, ascending, and none for a job that is done", async () => {
+    const cf = caseFileOf(FULL);
+    const jobId = await storedJob(cf);
+    const drawn = await claim(jobId);
+    expect(drawn.status).toBe("pending");
+    expect(drawn.caseFileId).toEqual(expect.any(Number));
+    expect(drawn.signerIds).toHaveLength(cf.signers.length);
+    expect(drawn.signerIds).toEqual([...(drawn.signerIds ?? [])].sort((a, b) => a - b));
+    await write(jobId, drawn, cf);
+    expect(await claim(jobId)).toEqual({ status: "completed", caseFileId: null, signerIds: null });
   });
 });

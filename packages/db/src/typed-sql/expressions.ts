@@ -95,6 +95,24 @@ export function nextIds(table: "Signer", count: number | RawBuilder<number>): Ra
   return sql<string[]>`ARRAY(SELECT ${nextId(table)} FROM generate_series(1, ${count}::int))`;
 }
 
+/** The length of the JSON array at `json -> key`; 0 when that is missing or not an array. */
+export function jsonArrayLength(json: Expression<unknown>, key: string): RawBuilder<number> {
+  return sql<number>`(CASE WHEN jsonb_typeof(${json} -> ${sql.lit(key)}) = 'array' THEN jsonb_array_length(${json} -> ${sql.lit(key)}) ELSE 0 END)`;
+}
+
+/**
+ * The id the CTE `cte` (an UPDATE of the creation job returning its id) answers, and otherwise an
+ * error that undoes the whole statement: `creation_job_not_claimable` (migration
+ * 20261127000000_creation_job_persist_gate) raises SQLSTATE EJ409. A one-statement write that must
+ * happen only when its UPDATE found the job (isNotClaimable tells the error apart).
+ */
+export function idOrNotClaimable(cte: string, jobId: string): RawBuilder<string> {
+  return sql<string>`coalesce((SELECT "id" FROM ${sql.table(cte)}), creation_job_not_claimable(${jobId}::uuid))`;
+}
+
+/** The error of idOrNotClaimable: the creation job was no longer pending or processing. */
+export const isNotClaimable = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === "EJ409";
+
 /**
  * `ANY(ARRAY(subquery))`: the subquery runs once, first (an init plan), and its rows are then looked
  * up one by one. Written as `IN (subquery)` the planner may join the subquery to a sequential scan

@@ -4,11 +4,8 @@ import {
   contactInsert,
   cteRows,
   defineStatement,
-  literalInt,
-  literalUuid,
+  idOrNotClaimable,
   logInsert,
-  nextId,
-  nextIds,
   notifyOutboxIfAny,
   qb,
   serializedEventInsert,
@@ -45,33 +42,6 @@ export interface CaseFileRows {
    */
   events: SerializedEvent[];
 }
-
-/**
- * Locks the creation job row and draws the ids the case file and its signers will have (see
- * lockAndAllocate); answers the job's status as locked. The job's id and the signer count are
- * pasted as literals, so that the statement has no parameters and is the transaction's opening:
- * it travels with BEGIN, one round trip for both (compiled once per signer count, each id pasted in:
- * reuse "pasted").
- *
- * Locks: the CreationJob row (FOR UPDATE) until the transaction ends: a second run of the same job
- * (a stalled worker's) waits, then finds it completed and makes nothing. Drawing from the sequences
- * locks nothing (an id drawn by a rolled-back run is skipped, never reused).
- */
-export const lockAndAllocateSql = defineStatement(
-  "lock-creation-job-and-allocate-ids",
-  { creationJobId: "00000000-0000-4000-8000-000000000000", signerCount: 2 },
-  (a) =>
-    qb
-      .selectFrom("CreationJob")
-      .select((eb) => [
-        eb.cast<string>("status", "text").as("status"),
-        nextId("CaseFile").as("caseFileId"),
-        nextIds("Signer", literalInt(a.signerCount)).as("signerIds"),
-      ])
-      .where("id", "=", literalUuid(a.creationJobId))
-      .forUpdate(),
-  { reuse: "pasted" },
-);
 
 const SAMPLE_LOG: LogRow = {
   customerId: 1,
@@ -132,10 +102,15 @@ const folderOfCustomer = (folderId: number, customerId: number) =>
  * The case file with its documents, cc recipients, signers and signing links, the creation job
  * marked completed with its result, the contacts kept (storeAsContact), the events, and the log (the
  * case file's entries, then the events', in one insert so that their ids keep that order): one
- * statement of data-modifying CTEs. It answers which of its events some subscription wants.
+ * statement of data-modifying CTEs, run on its own (autocommit): no BEGIN, no lock taken first, no
+ * COMMIT of its own, one round trip. It answers which of its events some subscription wants.
  *
- * Locks: the new rows only, the creation job's row, already locked by lockAndAllocateSql, and the
- * folder's row FOR KEY SHARE (it cannot be deleted until the case file is committed in it).
+ * Exactly once per job: it writes only while the job is pending or processing (the "completed" CTE
+ * and idOrNotClaimable, SQLSTATE EJ409 otherwise), and CaseFile.creationJobId is unique besides.
+ *
+ * Locks: the new rows only, the creation job's row (the UPDATE's, waiting for another run of the
+ * same job until it ends, then reading the row again), and the folder's row FOR KEY SHARE (it
+ * cannot be deleted until the case file is committed in it).
  * Contacts of an email another create is storing at the same moment wait for it on the unique
  * index, then are skipped.
  */
@@ -144,22 +119,31 @@ export const persistCaseFileSql = defineStatement(
   SAMPLE,
   (r: CaseFileRows) =>
     withCtes([
+      // First: a CTE may name only those before it. Found only while the job is pending or
+      // processing; its lock waits for another run of the job, which it then reads again.
+      [
+        "completed",
+        qb
+          .updateTable("CreationJob")
+          .set((eb) => ({ status: "completed", result: r.job.result, errorMessage: null, retries: r.job.retries, updatedAt: eb.fn<Date>("now") }))
+          .where("id", "=", r.job.id)
+          .where("status", "in", ["pending", "processing"])
+          .returning("id"),
+      ],
       [
         "case_file",
-        qb.insertInto("CaseFile").values(r.folder ? { ...r.caseFile, folderId: folderOfCustomer(r.folder.id, r.caseFile.customerId) } : r.caseFile),
+        qb.insertInto("CaseFile").values({
+          ...r.caseFile,
+          // The gate: the job's id when "completed" found it, else an error that undoes every CTE.
+          creationJobId: idOrNotClaimable("completed", r.job.id),
+          ...(r.folder ? { folderId: folderOfCustomer(r.folder.id, r.caseFile.customerId) } : {}),
+        }),
       ],
       ["documents", qb.insertInto("Document").values(r.documents)],
       r.ccRecipients.length > 0 && ["cc_recipients", qb.insertInto("CcRecipient").values(r.ccRecipients)],
       ["signers", qb.insertInto("Signer").values(r.signers)],
       r.links.length > 0 && ["links", qb.insertInto("SigningLink").values(r.links)],
       r.contacts.length > 0 && ["contacts", contactInsert(r.contacts)],
-      [
-        "completed",
-        qb
-          .updateTable("CreationJob")
-          .set((eb) => ({ status: "completed", result: r.job.result, errorMessage: null, retries: r.job.retries, updatedAt: eb.fn<Date>("now") }))
-          .where("id", "=", r.job.id),
-      ],
       r.events.length > 0 && ["events", serializedEventInsert(r.events).returning(["customerId", "eventType", "targetSubscriptionId"])],
       ["log", logInsert([...r.log, ...r.events.flatMap((e) => (e.log ? [e.log] : []))])],
       r.events.length > 0 && ["wanted", subscribedEventsIn("events")],

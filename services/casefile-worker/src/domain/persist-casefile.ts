@@ -2,11 +2,10 @@ import {
   contactRows,
   encryptSecret,
   newSigningToken,
-  runAndCommit,
+  isNotClaimable,
   runOne,
-  type CompiledQuery,
   type ContactPerson,
-  type SqlClient,
+  type SqlPool,
   serializeEvents,
   signingLinkUrl,
 } from "@esign/db";
@@ -27,7 +26,7 @@ import type { AccountSettings } from "./account-checks";
 import type { CreatedSnapshot } from "./schedule-send";
 import { mayBeSent } from "./send-casefile";
 import { planRound, type RoundSigner } from "./signer-rounds";
-import { lockAndAllocateSql, persistCaseFileSql } from "./persist-casefile.sql";
+import { persistCaseFileSql } from "./persist-casefile.sql";
 
 const fromUnix = (s: number | null | undefined) => (s === null || s === undefined ? null : new Date(s * 1000));
 
@@ -58,7 +57,7 @@ function contactsToKeep(cf: TCaseFile): ContactPerson[] {
   return [...signers, ...cc];
 }
 
-/** The creation job being turned into a case file, and the ids drawn for it (see lockAndAllocate). */
+/** The creation job being turned into a case file, and the ids its claim drew for it (claimCreationJobSql). */
 export interface CreationTarget {
   id: string;
   customerId: number;
@@ -70,34 +69,10 @@ export interface CreationTarget {
   signerIds: readonly number[];
 }
 
-/**
- * Locks the creation job row and draws the ids the case file and its signers will have, in one round
- * trip; the caller's transaction must go on only when the status is still pending or processing (a
- * second run of a committed job finds it completed). Ids drawn for a run that goes no further are
- * gaps, as a rolled-back insert leaves.
- */
-export async function lockAndAllocate(client: SqlClient, creationJobId: string, signerCount: number): Promise<Allocated | undefined> {
-  return allocatedFrom(await runOne(client, lockAndAllocateSql, { creationJobId, signerCount }));
-}
-
-export interface Allocated {
-  status: string;
-  caseFileId: number;
-  signerIds: number[];
-}
-
-export type AllocationRow = { status: string; caseFileId: string; signerIds: string[] };
-
-/**
- * lockAndAllocate as the opening of the caller's transaction (withSqlTransaction's `opening`): sent
- * with BEGIN, one round trip fewer per case file; read its row with allocatedFrom.
- */
-export const lockAndAllocateOpening = (creationJobId: string, signerCount: number): CompiledQuery => lockAndAllocateSql.compile({ creationJobId, signerCount });
-
-/** The locked job's status and the ids drawn, from lockAndAllocateSql's row (signer ids ascending). */
-export function allocatedFrom(row: AllocationRow | undefined): Allocated | undefined {
-  if (!row) return undefined;
-  return { status: row.status, caseFileId: Number(row.caseFileId), signerIds: row.signerIds.map(Number).sort((a, b) => a - b) };
+/** Another run of the same job got there first (it completed, failed or aborted the job meanwhile). */
+function anotherRunFinished(err: unknown): boolean {
+  const e = err as { code?: unknown; constraint?: unknown } | null;
+  return isNotClaimable(err) || (e?.code === "23505" && e.constraint === "CaseFile_creationJobId_key");
 }
 
 /**
@@ -105,18 +80,20 @@ export function allocatedFrom(row: AllocationRow | undefined): Allocated | undef
  * recipients, signing links and the contacts they become (storeAsContact), sends it at once
  * unless it is left unsent or scheduled (signers of the first round pending, one
  * `sign.signer.requestActivated` each), and marks the creation job completed with its result: ONE
- * statement, the last of the caller's withSqlTransaction, which it commits (runAndCommit). Through
- * Prisma this was eleven statements and ~15 ms of the worker's CPU per case file (bench/README.md);
- * the ids are drawn beforehand (lockAndAllocate) so that links, events and the result can name them.
+ * autocommit statement, one round trip, on the pool. Through Prisma this was eleven
+ * statements and ~15 ms of the worker's CPU per case file (bench/README.md); then a transaction of
+ * two round trips (its lock and ids first). The ids are drawn beforehand, by the job's claim, so
+ * that links, events and the result can name them. Null when the job is no longer pending or
+ * processing (another run finished it): then nothing was written.
  */
 export async function persistCaseFile(
-  client: SqlClient,
+  pool: SqlPool,
   job: CreationTarget,
   customer: AccountSettings,
   cf: TCaseFile,
   files: readonly StoredFile[],
   opts: PersistOptions,
-): Promise<Persisted> {
+): Promise<Persisted | null> {
   if (job.signerIds.length !== cf.signers.length) throw new Error("one signer id is needed per signer");
   const now = opts.now;
   const sendAt = fromUnix(cf.sendAt);
@@ -170,55 +147,60 @@ export async function persistCaseFile(
       .filter((s) => activated.has(s.id))
       .map((s) => signerEvent({ id: job.caseFileId, customerId: job.customerId }, status, s.id, "sign.signer.requestActivated")),
   );
-  // The transaction's last statement: its COMMIT rides with it (one round trip fewer per case file).
-  const [written] = await runAndCommit(client, persistCaseFileSql, {
-    caseFile: {
-      id: job.caseFileId,
-      customerId: job.customerId,
-      userId: job.userId,
-      creationJobId: job.id,
-      title: cf.title,
-      status,
-      activate: cf.activateCaseFile,
-      language: cf.language ?? null,
-      metaData: cf.metaData ?? null,
-      reference: cf.reference ?? null,
-      sendAt,
-      expireAt,
-      sensitiveData: cf.sensitiveData,
-      visibilityMode: cf.visibilityMode,
-      disableNotificationsOwner: cf.disableNotificationsOwner,
-      disableEmailAttachments: cf.disableEmailAttachments,
-      senderName: cf.senderName ? cf.senderName : null,
-      signOnMeeting: cf.signOnMeeting,
-      sentAt: sendNow ? now : null,
-      updatedAt: now,
-    },
-    ...(cf.folderId !== undefined ? { folder: { id: cf.folderId } } : {}),
-    contacts: contactRows(job.customerId, contactsToKeep(cf)),
-    documents: documents.map((d) => ({ caseFileId: job.caseFileId, ...d })),
-    ccRecipients: (cf.ccRecipients ?? []).map((c) => ({ caseFileId: job.caseFileId, name: c.name, email: c.email, storeAsContact: c.storeAsContact })),
-    signers: cf.signers.map((s, i) => {
-      // The same columns as a signer added to a draft later (@esign/schema's signerRecord).
-      const record = signerRecord(s, customer, (id) => encryptSecret(id, opts.encryptionKey));
-      return {
-        ...record,
-        id: job.signerIds[i]!,
-        caseFileId: job.caseFileId,
-        notification: JSON.stringify(record.notification),
-        status: committedSigners[i]!.status,
-        activatedAt: activated.has(job.signerIds[i]!) ? now : null,
+  let written: { subscribed: string[] } | undefined;
+  try {
+    written = await runOne(pool, persistCaseFileSql, {
+      caseFile: {
+        id: job.caseFileId,
+        customerId: job.customerId,
+        userId: job.userId,
+        creationJobId: job.id,
+        title: cf.title,
+        status,
+        activate: cf.activateCaseFile,
+        language: cf.language ?? null,
+        metaData: cf.metaData ?? null,
+        reference: cf.reference ?? null,
+        sendAt,
+        expireAt,
+        sensitiveData: cf.sensitiveData,
+        visibilityMode: cf.visibilityMode,
+        disableNotificationsOwner: cf.disableNotificationsOwner,
+        disableEmailAttachments: cf.disableEmailAttachments,
+        senderName: cf.senderName ? cf.senderName : null,
+        signOnMeeting: cf.signOnMeeting,
+        sentAt: sendNow ? now : null,
         updatedAt: now,
-      };
-    }),
-    links: linkRows,
-    job: { id: job.id, result: JSON.stringify(result), retries: job.retries },
-    // The API user's request made it (and sent it, when it went out at once).
-    log: (sendNow ? (["created", "sent"] as const) : (["created"] as const)).map((event) =>
-      logRow({ customerId: job.customerId, caseFileId: job.caseFileId, event, audit: { actor: "user", userId: job.userId } }),
-    ),
-    events,
-  });
+      },
+      ...(cf.folderId !== undefined ? { folder: { id: cf.folderId } } : {}),
+      contacts: contactRows(job.customerId, contactsToKeep(cf)),
+      documents: documents.map((d) => ({ caseFileId: job.caseFileId, ...d })),
+      ccRecipients: (cf.ccRecipients ?? []).map((c) => ({ caseFileId: job.caseFileId, name: c.name, email: c.email, storeAsContact: c.storeAsContact })),
+      signers: cf.signers.map((s, i) => {
+        // The same columns as a signer added to a draft later (@esign/schema's signerRecord).
+        const record = signerRecord(s, customer, (id) => encryptSecret(id, opts.encryptionKey));
+        return {
+          ...record,
+          id: job.signerIds[i]!,
+          caseFileId: job.caseFileId,
+          notification: JSON.stringify(record.notification),
+          status: committedSigners[i]!.status,
+          activatedAt: activated.has(job.signerIds[i]!) ? now : null,
+          updatedAt: now,
+        };
+      }),
+      links: linkRows,
+      job: { id: job.id, result: JSON.stringify(result), retries: job.retries },
+      // The API user's request made it (and sent it, when it went out at once).
+      log: (sendNow ? (["created", "sent"] as const) : (["created"] as const)).map((event) =>
+        logRow({ customerId: job.customerId, caseFileId: job.caseFileId, event, audit: { actor: "user", userId: job.userId } }),
+      ),
+      events,
+    });
+  } catch (err) {
+    if (anotherRunFinished(err)) return null;
+    throw err;
+  }
   const subscribed = new Set(written?.subscribed ?? []);
 
   return {

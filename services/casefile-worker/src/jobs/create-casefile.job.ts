@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { decryptSecret, run, runOne, sqlPool, withSqlTransaction } from "@esign/db";
+import { decryptSecret, run, runOne, sqlPool } from "@esign/db";
 import { isDependencyUnavailable } from "@esign/errors";
 import { publishCommittedEvents } from "@esign/outbox-relay";
 import type { Job } from "@esign/queue";
 import { openPayloadIds, ZCaseFile, ZStoredFiles, type JobData } from "@esign/schema";
 import type { WorkerContext } from "../context";
 import { AccountCheckFailed, checkAccount, type AccountSettings } from "../domain/account-checks";
-import { allocatedFrom, lockAndAllocateOpening, persistCaseFile, type AllocationRow, type Persisted } from "../domain/persist-casefile";
+import { persistCaseFile, type Persisted } from "../domain/persist-casefile";
 import { ensureCreatedScheduled } from "../domain/schedule-send";
 import { claimCreationJobSql, finishCreationJobSql } from "./create-casefile.sql";
 
@@ -24,6 +24,9 @@ interface ClaimedJob extends AccountSettings {
   files: unknown;
   /** An earlier live job of the same customer with the same payloadHash, inside the duplicate window. */
   duplicateOf: string | null;
+  /** Drawn for a job still to be done: its case file's id, and one id per signer of its payload, ascending. */
+  caseFileId: number | null;
+  signerIds: number[] | null;
 }
 
 /**
@@ -35,7 +38,14 @@ interface ClaimedJob extends AccountSettings {
  */
 async function claimCreationJob(ctx: WorkerContext, id: string, retries: number): Promise<ClaimedJob | undefined> {
   const row = await runOne(sqlPool(ctx.db), claimCreationJobSql, { id, retries, duplicateWindowSeconds: ctx.config.DUPLICATE_SUBMISSION_WINDOW_SECONDS });
-  return row && { ...row, secureSigningMethods: row.secureSigningMethods as AccountSettings["secureSigningMethods"] };
+  return (
+    row && {
+      ...row,
+      secureSigningMethods: row.secureSigningMethods as AccountSettings["secureSigningMethods"],
+      caseFileId: row.caseFileId === null ? null : Number(row.caseFileId),
+      signerIds: row.signerIds === null ? null : row.signerIds.map(Number).sort((a, b) => a - b),
+    }
+  );
 }
 
 /** The stored payload with its national ids opened again (undefined, so unreadable, when a key is missing). */
@@ -71,9 +81,10 @@ async function publishEvents(ctx: WorkerContext, persisted: Persisted, log: Work
 
 /**
  * casefile/create: turns a stored creation job into a case file, exactly once. A worker that dies
- * mid-job leaves the BullMQ job stalled; the next worker re-runs it, and the row lock plus the status
- * check inside the transaction make the second run a no-op if the first one committed. The common
- * path is two round trips in the transaction (BEGIN with the lock, the persist with COMMIT); every
+ * mid-job leaves the BullMQ job stalled; the next worker re-runs it, and the case file's statement
+ * writes only while the job is pending or processing (taking the job's row lock, so a second run
+ * waits for the first and then writes nothing). The common path is three round trips: the claim
+ * (which draws the ids), the case file's one statement, the mark of its published events; every
  * statement is typed SQL on Prisma's pool.
  */
 export async function createCaseFileJob(ctx: WorkerContext, data: JobData<"casefile", "create">, job: Job): Promise<void> {
@@ -99,22 +110,14 @@ export async function createCaseFileJob(ctx: WorkerContext, data: JobData<"casef
     const present = await Promise.all(files.data.map((f) => ctx.storage.exists(f.sha256)));
     const missing = files.data.find((_, i) => !present[i]);
     if (missing) throw new AccountCheckFailed(`Uploaded file "${missing.name}" is missing from storage`);
-    const persisted = await withSqlTransaction<Persisted | null, AllocationRow>(
-      sqlPool(ctx.db),
-      async (client, [allocation]) => {
-        const locked = allocatedFrom(allocation);
-        if (locked?.status !== "processing" && locked?.status !== "pending") return null;
-        const target = { id, customerId: row.customerId, userId: row.userId, retries, caseFileId: locked.caseFileId, signerIds: locked.signerIds };
-        return persistCaseFile(client, target, row, caseFile.data, files.data, {
-          publicBaseUrl: ctx.config.PUBLIC_BASE_URL,
-          encryptionKey: ctx.config.ENCRYPTION_KEY,
-          now: new Date(),
-        });
-      },
-      // A worker stuck inside the transaction must not hold the job's row lock for ever. The lock
-      // and the ids travel with BEGIN: one round trip fewer per case file (issue 25).
-      { idleTimeoutMs: 30_000, opening: lockAndAllocateOpening(id, caseFile.data.signers.length) },
-    );
+    if (row.caseFileId === null || row.signerIds === null) throw new Error("the claim drew no ids for a job still to be done");
+    const target = { id, customerId: row.customerId, userId: row.userId, retries, caseFileId: row.caseFileId, signerIds: row.signerIds };
+    // One autocommit statement; null when another run of the job finished it meanwhile.
+    const persisted = await persistCaseFile(sqlPool(ctx.db), target, row, caseFile.data, files.data, {
+      publicBaseUrl: ctx.config.PUBLIC_BASE_URL,
+      encryptionKey: ctx.config.ENCRYPTION_KEY,
+      now: new Date(),
+    });
     if (persisted) {
       log.info("case file created", { caseFileId: persisted.caseFileId, status: persisted.status });
       await publishEvents(ctx, persisted, log);

@@ -1,13 +1,17 @@
-import { commitsWithoutWaitingForDisk, defineStatement, qb, secondsBefore, type JobStatus } from "@esign/db";
+import { commitsWithoutWaitingForDisk, defineStatement, jsonArrayLength, nextId, nextIds, qb, secondsBefore, type JobStatus } from "@esign/db";
 
 /**
  * Reads the job with its customer's settings and marks it processing (unless it is done), in one
- * statement, with the earlier job it repeats, if any (see claimCreationJob).
+ * statement, with the earlier job it repeats, if any (see claimCreationJob). For a job still to be
+ * done it also draws the ids its case file and signers will have (one per signer of the stored
+ * payload, ascending), so that the case file's one statement can name them in links, events and the
+ * result; ids drawn for a run that goes no further are gaps, as a rolled-back insert leaves.
  *
  * Locks: the job's row, by the UPDATE, until the statement commits (it runs alone): a second worker
- * claiming the same job waits and then reads it as the first one left it. The transaction that
- * makes the case file locks it again (lockAndAllocate) and checks its status there. Commits without
- * waiting for the disk (commitsWithoutWaitingForDisk): nothing a client was told depends on it.
+ * claiming the same job waits and then reads it as the first one left it. The statement that makes
+ * the case file takes the lock again and writes only while the job is still pending or processing
+ * (persistCaseFileSql). Commits without waiting for the disk (commitsWithoutWaitingForDisk):
+ * nothing a client was told depends on it.
  */
 export const claimCreationJobSql = defineStatement(
   "claim-creation-job",
@@ -48,6 +52,14 @@ export const claimCreationJobSql = defineStatement(
           .orderBy("e.id")
           .limit(1)
           .as("duplicateOf"),
+        // Only for a job still to be done: a run of a finished one draws nothing.
+        eb.case().when("cj.status", "in", ["pending", "processing"]).then(nextId("CaseFile")).end().as("caseFileId"),
+        eb
+          .case()
+          .when("cj.status", "in", ["pending", "processing"])
+          .then(nextIds("Signer", jsonArrayLength(eb.ref("cj.payload"), "signers")))
+          .end()
+          .as("signerIds"),
       ])
       .where("cj.id", "=", id)
       // Lost in a crash, "processing" reads "pending" again and the job's retry claims it anew.
@@ -62,8 +74,8 @@ export const claimCreationJobSql = defineStatement(
  * duplicate run must not overwrite a success. Answers the job's id when it changed.
  *
  * Locks: the job's row, by the UPDATE, until the statement commits (it runs alone); a transaction
- * making the case file for it at the same time holds that lock (lockAndAllocate) and, committed
- * first, leaves the job completed, which this statement then leaves alone.
+ * making the case file for it at the same time holds that lock (persistCaseFileSql's UPDATE) and,
+ * committed first, leaves the job completed, which this statement then leaves alone.
  */
 export const finishCreationJobSql = defineStatement(
   "finish-creation-job-without-case-file",
