@@ -42,6 +42,7 @@ export { defineStatement, definedStatements, typedSqlStats } from "./typed-sql/s
 export type { Statement, TypedSqlStats } from "./typed-sql/statement";
 export { run, runOne, runCompiled } from "./typed-sql/run";
 export { runAndCommit } from "./typed-sql/run-and-commit";
+export { violatesUnique } from "./pg-errors";
 export { prepareStatements } from "./typed-sql/prepared";
 export type { SqlRunner } from "./typed-sql/run";
 export {

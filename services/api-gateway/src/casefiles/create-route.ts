@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Router, type Request } from "express";
 import { AppError, type FieldIssue } from "@esign/errors";
-import { encryptSecret, runOne, sqlPool } from "@esign/db";
+import { encryptSecret, runOne, sqlPool, violatesUnique } from "@esign/db";
 import { sealPayloadIds, unstorableText, validateCreateRequest } from "@esign/schema";
 import { looksLikePdf } from "@esign/storage";
 import type { PdfRefusal } from "@esign/pdf-inspect";
@@ -261,10 +261,7 @@ function creationJobByKey(ctx: GatewayContext, customerId: number, idempotencyKe
 }
 
 /** PostgreSQL's unique_violation on the (customerId, idempotencyKey) index. */
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: unknown; constraint?: unknown } | null;
-  return e?.code === "23505" && e.constraint === "CreationJob_customerId_idempotencyKey_key";
-}
+const isUniqueViolation = (err: unknown): boolean => violatesUnique(err, "CreationJob_customerId_idempotencyKey_key");
 
 function replay(previous: JobRef, hash: string) {
   if (previous.payloadHash !== hash) {

@@ -1,4 +1,4 @@
-import { run, runOne, sqlPool, type Contact } from "@esign/db";
+import { run, runOne, sqlPool, violatesUnique, type Contact } from "@esign/db";
 import { AppError } from "@esign/errors";
 import type { GatewayContext } from "../context";
 import {
@@ -26,10 +26,7 @@ const duplicateEmail = (existing: number | undefined) => {
 };
 
 /** PostgreSQL's unique_violation on (customerId, lower(email)). */
-const isDuplicateEmail = (err: unknown): boolean => {
-  const e = err as { code?: unknown; constraint?: unknown } | null;
-  return e?.code === "23505" && e.constraint === "Contact_customerId_emailKey_key";
-};
+const isDuplicateEmail = (err: unknown): boolean => violatesUnique(err, "Contact_customerId_emailKey_key");
 
 /** A contact as the API reads it (its generated emailKey is the index's business). */
 export type ContactRecord = Omit<Contact, "emailKey">;

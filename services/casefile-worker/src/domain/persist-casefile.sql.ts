@@ -20,7 +20,8 @@ import { subscribedEventsIn } from "@esign/outbox-relay";
 
 /** The rows of one case file, as persistCaseFile writes them in one statement. */
 export interface CaseFileRows {
-  caseFile: Insertable<DB["CaseFile"]> & { id: number; folderId?: never };
+  /** Its creationJobId is the statement's own (job.id, through the gate), its folderId `folder`'s. */
+  caseFile: Insertable<DB["CaseFile"]> & { id: number; folderId?: never; creationJobId?: never };
   /**
    * The folder the payload names: set as the case file's only while it is a folder of the case
    * file's customer (a folder deleted since the create was accepted leaves it without one).
@@ -61,7 +62,6 @@ const SAMPLE: CaseFileRows = {
     id: 1,
     customerId: 1,
     userId: 1,
-    creationJobId: "00000000-0000-4000-8000-000000000000",
     title: "t",
     status: 1,
     sentAt: new Date(),

@@ -8,6 +8,7 @@ import {
   type SqlPool,
   serializeEvents,
   signingLinkUrl,
+  violatesUnique,
 } from "@esign/db";
 import {
   CASEFILE_STATUS,
@@ -70,10 +71,7 @@ export interface CreationTarget {
 }
 
 /** Another run of the same job got there first (it completed, failed or aborted the job meanwhile). */
-function anotherRunFinished(err: unknown): boolean {
-  const e = err as { code?: unknown; constraint?: unknown } | null;
-  return isNotClaimable(err) || (e?.code === "23505" && e.constraint === "CaseFile_creationJobId_key");
-}
+const anotherRunFinished = (err: unknown): boolean => isNotClaimable(err) || violatesUnique(err, "CaseFile_creationJobId_key");
 
 /**
  * Writes the case file (in its folder while that is the customer's) with its documents, signers, cc
@@ -154,7 +152,6 @@ export async function persistCaseFile(
         id: job.caseFileId,
         customerId: job.customerId,
         userId: job.userId,
-        creationJobId: job.id,
         title: cf.title,
         status,
         activate: cf.activateCaseFile,
