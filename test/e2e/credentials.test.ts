@@ -1,10 +1,10 @@
-import { execFile } from "node:child_process";
 import { createApiClient, createUser, type CustomerCredentials } from "@esign/accounts";
 import { EsignApiError, EsignClient } from "@esign/sdk";
 import { TEST_ENCRYPTION_KEY, closeTestDb, getToken, newCustomer, testDb } from "../support/api";
+import { runCli } from "../support/cli";
 import { eventually } from "../support/eventually";
 import { readmeWsseHeaders } from "../support/penneo-clients";
-import { REPO_ROOT, startService, type ServiceProcess } from "../support/services";
+import { startService, type ServiceProcess } from "../support/services";
 
 /*
  * Credentials revoked and rotated (issue 26, item 11): by a customer's admins through the API (and
@@ -24,13 +24,7 @@ const tokenOf = (clientId: string, clientSecret: string) =>
 const listWith = (token: string) => fetch(`${gateway.url}/api/v3/casefiles`, { headers: { "X-Auth-Token": token } });
 const sdkFor = (c: { clientId: string; clientSecret: string }) => new EsignClient({ baseUrl: gateway.url, credentials: c });
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile("pnpm", ["-s", "cli", ...args], { cwd: REPO_ROOT, env: process.env }, (err, stdout, stderr) =>
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const cli = (args: string[]) => runCli(args);
 
 beforeAll(async () => {
   gateway = await startService("api-gateway", { CREDENTIAL_CHECK_CACHE_MS: "500" });

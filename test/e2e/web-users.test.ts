@@ -1,11 +1,10 @@
-import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createAdminUser, createApiClient, hashPassword, type CustomerCredentials } from "@esign/accounts";
 import { EsignApiError, EsignClient } from "@esign/sdk";
 import { closeTestDb, getToken, newCustomer, TEST_ENCRYPTION_KEY, testDb } from "../support/api";
+import { runCli } from "../support/cli";
 import { startInProcessGateway, type InProcessGateway } from "../support/in-process-gateway";
 import { PUBLIC_BASE_URL, startHarness, type Harness } from "../support/notifier-harness";
-import { REPO_ROOT } from "../support/services";
 
 /*
  * The customer's users through the public API (issue 28, backend): sign-in with the session cookie
@@ -69,13 +68,7 @@ async function newUser(customer: CustomerCredentials, who: string, isAdmin = fal
 const caseFile = async (customerId: number, userId: number, title: string) =>
   (await testDb().caseFile.create({ data: { customerId, userId, title, status: 1, sentAt: new Date() } })).id;
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile("pnpm", ["-s", "cli", ...args], { cwd: REPO_ROOT, env: { ...process.env, ...env }, timeout: 90_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, { env });
 
 let adminId: number;
 let memberA: number;

@@ -12,6 +12,8 @@ import { REPO_ROOT } from "./services";
  * elsewhere it is skipped with a loud notice. `.ci/run` sets CI=1 and installs Chromium.
  */
 export const CHROMIUM = "/usr/bin/chromium";
+/** Each browser test's bound (Jest's default is 60 s); a test may set a longer one of its own. */
+export const BROWSER_TEST_MS = 180_000;
 const INSTALL_HINT = "Install Debian's chromium (apt-get install chromium); .ci/run installs it when absent.";
 const CHROMIUM_ARGS = [
   "--headless",
@@ -70,7 +72,12 @@ export function describeInBrowser(
   { env = process.env, executable = CHROMIUM }: { env?: NodeJS.ProcessEnv; executable?: string } = {},
 ): void {
   const plan = browserSuitePlan(name, { ci: isCi(env), installed: hasChromium(executable), executable });
-  if (plan.run) return describe(name, suite);
+  if (plan.run) {
+    // A liveness bound, not a speed check: Chromium renders on the two cores the other test shards
+    // share, and a clean-clone CI run saw a signing-page test of a few page steps pass 60 s.
+    jest.setTimeout(BROWSER_TEST_MS);
+    return describe(name, suite);
+  }
   process.stderr.write(plan.notice);
   describe.skip(`${name} (SKIPPED: ${executable} is missing)`, suite);
 }
