@@ -260,4 +260,29 @@ describe("slow clients (item 9)", () => {
     await Promise.all(first.map((d) => d.closed));
     expect((await fetch(`${capped.url}/healthz`)).status).toBe(200);
   }, 30_000);
+
+  it("keeps an idle kept-alive connection 65 s, past its header timeout: a client's reuse gets its answer, not a reset", async () => {
+    const socket = connect(capped.port, "127.0.0.1");
+    dripping.push(socket);
+    let received = "";
+    socket.on("data", (chunk: Buffer) => {
+      received += chunk.toString("latin1");
+    });
+    const answers = () => received.match(/HTTP\/1\.1 200 /g)?.length ?? 0;
+    const until = async (n: number) => {
+      const deadline = Date.now() + 10_000;
+      while (answers() < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    };
+    await new Promise((r) => socket.once("connect", r));
+    socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+    await until(1);
+    expect(received).toMatch(/^Keep-Alive: timeout=65\r$/im);
+    // Idle past Node's default keep-alive (5 s) and this gateway's header timeout (2 s), then reused.
+    await new Promise((r) => setTimeout(r, 6_000));
+    expect(socket.destroyed).toBe(false);
+    socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+    await until(2);
+    expect(answers()).toBe(2);
+    socket.destroy();
+  }, 30_000);
 });

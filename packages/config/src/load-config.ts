@@ -115,6 +115,14 @@ export const ZEnv = z.object({
    * HTTP_CONNECTION_CAP_LOOPBACK=true.
    */
   HTTP_HEADERS_TIMEOUT_MS: zInt(10_000, 1000),
+  /**
+   * How long an idle kept-alive connection stays open (Node's default is 5 s). Longer than the usual
+   * load balancer's (AWS ALB: 60 s) and than undici's 4 s, so that the client or the balancer closes an
+   * idle connection first: with 5 s a client that reused a connection as the gateway closed it got
+   * EPIPE instead of its answer, and a POST is not retried for it (a clean-clone CI run lost a create
+   * so). Idle time counts against neither timeout above; SIGTERM closes idle connections at once.
+   */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: zInt(65_000, 1000),
   HTTP_REQUEST_TIMEOUT_MS: zInt(300_000, 1000),
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: zInt(100, 0),
   HTTP_CONNECTION_CAP_LOOPBACK: zBool.default(false),

@@ -31,6 +31,7 @@ runService("api-gateway", async ({ config, logger }) => {
         drainAware(app),
       )
       .listen(config.PORT, config.HOST, () => resolve(s));
+    s.keepAliveTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS;
     s.once("error", reject);
   });
   // The cap counts sockets: behind a load balancer (TRUST_PROXY) each is the balancer's, so it caps there.
