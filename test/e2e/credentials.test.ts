@@ -24,8 +24,6 @@ const tokenOf = (clientId: string, clientSecret: string) =>
 const listWith = (token: string) => fetch(`${gateway.url}/api/v3/casefiles`, { headers: { "X-Auth-Token": token } });
 const sdkFor = (c: { clientId: string; clientSecret: string }) => new EsignClient({ baseUrl: gateway.url, credentials: c });
 
-const cli = (args: string[]) => runCli(args);
-
 beforeAll(async () => {
   gateway = await startService("api-gateway", { CREDENTIAL_CHECK_CACHE_MS: "500" });
   admin = await newCustomer();
@@ -111,16 +109,16 @@ describe("pnpm cli credentials", () => {
   it("lists, rotates and revokes; the revoked credential's token stops working", async () => {
     const c = await newCustomer();
     const token = await getToken(gateway.url, c);
-    const listed = await cli(["credentials", "list", "--customer-id", String(c.customerId)]);
+    const listed = await runCli(["credentials", "list", "--customer-id", String(c.customerId)]);
     expect(listed.code).toBe(0);
     const [row] = JSON.parse(listed.stdout) as { id: number; clientId: string }[];
     expect(row?.clientId).toBe(c.clientId);
-    const rotated = await cli(["credentials", "rotate", "--id", String(row!.id)]);
+    const rotated = await runCli(["credentials", "rotate", "--id", String(row!.id)]);
     expect(rotated.code).toBe(0);
     const secrets = JSON.parse(rotated.stdout) as { clientSecret: string };
     expect((await tokenOf(c.clientId, secrets.clientSecret)).status).toBe(200);
     await eventually(async () => (await listWith(token)).status === 401, 10_000);
-    const revoked = await cli(["credentials", "revoke", "--id", String(row!.id)]);
+    const revoked = await runCli(["credentials", "revoke", "--id", String(row!.id)]);
     expect(revoked.code).toBe(0);
     expect((await tokenOf(c.clientId, secrets.clientSecret)).status).toBe(401);
   }, 240_000);

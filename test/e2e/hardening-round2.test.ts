@@ -3,6 +3,7 @@ import { connect, type Socket } from "node:net";
 import { Redis } from "ioredis";
 import type { CustomerCredentials } from "@esign/accounts";
 import { getToken } from "../support/api";
+import { eventually } from "../support/eventually";
 import { makePdf } from "../support/pdf";
 import { readmeWsseHeaders } from "../support/penneo-clients";
 import { createCase } from "../support/signing-api";
@@ -269,19 +270,15 @@ describe("slow clients (item 9)", () => {
       received += chunk.toString("latin1");
     });
     const answers = () => received.match(/HTTP\/1\.1 200 /g)?.length ?? 0;
-    const until = async (n: number) => {
-      const deadline = Date.now() + 10_000;
-      while (answers() < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    };
     await new Promise((r) => socket.once("connect", r));
     socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
-    await until(1);
+    await eventually(async () => answers() >= 1, 10_000);
     expect(received).toMatch(/^Keep-Alive: timeout=65\r$/im);
     // Idle past Node's default keep-alive (5 s) and this gateway's header timeout (2 s), then reused.
     await new Promise((r) => setTimeout(r, 6_000));
     expect(socket.destroyed).toBe(false);
     socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
-    await until(2);
+    await eventually(async () => answers() >= 2, 10_000);
     expect(answers()).toBe(2);
     socket.destroy();
   }, 30_000);

@@ -2,6 +2,9 @@ import { execFile } from "node:child_process";
 import { scriptBundlePath } from "../../scripts/build-services";
 import { REPO_ROOT } from "./services";
 
+/** A run's bound: a starved machine took up to 20 s for one `pnpm -s cli` run; this is for a hang. */
+export const CLI_TIMEOUT_MS = 120_000;
+
 export interface CliRun {
   code: number;
   stdout: string;
@@ -20,15 +23,13 @@ export interface CliOptions {
    * documented command itself; every other run uses the bundle.
    */
   via?: "bundle" | "pnpm";
-  /** Kills a run that hangs; a starved machine took up to 20 s for one `pnpm -s cli` run. */
-  timeoutMs?: number;
 }
 
 /** Runs the admin CLI in the repository and resolves with its exit code and output; never rejects. */
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun> {
   const [command, argv] = options.via === "pnpm" ? ["pnpm", ["-s", "cli", ...args]] : [process.execPath, [scriptBundlePath("cli"), ...args]];
   return new Promise((resolve) => {
-    execFile(command, argv, { cwd: REPO_ROOT, env: { ...process.env, ...options.env }, timeout: options.timeoutMs ?? 120_000 }, (err, stdout, stderr) =>
+    execFile(command, argv, { cwd: REPO_ROOT, env: { ...process.env, ...options.env }, timeout: CLI_TIMEOUT_MS }, (err, stdout, stderr) =>
       resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }),
     );
   });
