@@ -42,6 +42,8 @@ export { defineStatement, definedStatements, typedSqlStats } from "./typed-sql/s
 export type { Statement, TypedSqlStats } from "./typed-sql/statement";
 export { run, runOne, runCompiled } from "./typed-sql/run";
 export { runAndCommit } from "./typed-sql/run-and-commit";
+export { firstRead } from "./typed-sql/read-after-opening";
+export type { FirstRead } from "./typed-sql/read-after-opening";
 export { violatesUnique } from "./pg-errors";
 export { prepareStatements } from "./typed-sql/prepared";
 export type { SqlRunner } from "./typed-sql/run";

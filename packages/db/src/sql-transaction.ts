@@ -1,8 +1,9 @@
 import type { CompiledQuery } from "kysely";
 import type { Pool, PoolClient, QueryResult, QueryResultRow } from "pg";
+import { readAfterOpening, type FirstRead } from "./typed-sql/read-after-opening";
 import { clearRunAndCommit, endedByRunAndCommit } from "./typed-sql/run-and-commit";
 
-export interface SqlTransactionOptions {
+export interface SqlTransactionOptions<R extends QueryResultRow = QueryResultRow> {
   /**
    * PostgreSQL ends the session (releasing the transaction's locks) when it sits idle in the
    * transaction this long, e.g. while the caller waits on something else that hangs.
@@ -14,18 +15,25 @@ export interface SqlTransactionOptions {
    * relay's claim, which runs hundreds of times a second under load).
    */
   opening?: CompiledQuery;
+  /**
+   * A statement with parameters (firstRead()) run after BEGIN, the settings and the opening, in the
+   * same round trip (extended protocol, still prepared: typed-sql/read-after-opening.ts); `fn` gets
+   * its rows instead of the opening's. Saves a round trip where the transaction's first step is a
+   * read, as the notifier's message (a lock, then the signer).
+   */
+  firstRead?: FirstRead<R>;
 }
 
 /**
  * Runs `fn` in one transaction on one pooled connection: BEGIN, COMMIT (or fn's runAndCommit), ROLLBACK
- * when `fn` throws.
+ * when `fn` throws. `fn` gets the rows of the firstRead, else of the opening, else none.
  * A connection whose ROLLBACK fails, or that PostgreSQL ended, is discarded rather than handed to the
  * next caller.
  */
 export async function withSqlTransaction<T, R extends QueryResultRow = QueryResultRow>(
   pool: Pool,
-  fn: (client: PoolClient, openingRows: R[]) => Promise<T>,
-  options: SqlTransactionOptions = {},
+  fn: (client: PoolClient, firstRows: R[]) => Promise<T>,
+  options: SqlTransactionOptions<R> = {},
 ): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
@@ -47,10 +55,15 @@ export async function withSqlTransaction<T, R extends QueryResultRow = QueryResu
       if (options.opening.parameters.length > 0) throw new Error("a transaction's opening statement takes no parameters");
       statements.push(options.opening.sql);
     }
-    // Several statements in one string answer with one result each.
-    const answered: QueryResult<R> | QueryResult<R>[] = await client.query<R>(statements.join("; "));
-    const results = Array.isArray(answered) ? answered : [answered];
-    const result = await fn(client, options.opening !== undefined ? (results.at(-1)?.rows ?? []) : []);
+    let rows: R[];
+    if (options.firstRead !== undefined) rows = await readAfterOpening(client, statements, options.firstRead);
+    else {
+      // Several statements in one string answer with one result each.
+      const answered: QueryResult<R> | QueryResult<R>[] = await client.query<R>(statements.join("; "));
+      const results = Array.isArray(answered) ? answered : [answered];
+      rows = options.opening !== undefined ? (results.at(-1)?.rows ?? []) : [];
+    }
+    const result = await fn(client, rows);
     // Unless fn's last statement carried the COMMIT (runAndCommit).
     if (!endedByRunAndCommit(client)) await client.query("COMMIT");
     return result;

@@ -23,6 +23,11 @@ function textOf(query: unknown): string | undefined {
   return undefined;
 }
 
+/** A pipelined round trip whose text is not its BEGIN's (typed-sql/read-after-opening.ts). */
+function opensTransaction(query: unknown): boolean {
+  return typeof query === "object" && query !== null && "opensTransaction" in query && query.opensTransaction === true;
+}
+
 /**
  * Counts every query sent on the pool's connections (the benchmark's round trips per case file and
  * per delivery, bench/README.md "Round trips"). Opt-in (DB_STATEMENT_METRICS): without it no
@@ -36,7 +41,7 @@ export function countStatements(pool: Pool): void {
     const counted = function (this: PoolClient, ...args: unknown[]) {
       counts.roundTrips += 1;
       const text = textOf(args[0]);
-      if (text !== undefined && BEGIN.test(text)) counts.transactions += 1;
+      if ((text !== undefined && BEGIN.test(text)) || opensTransaction(args[0])) counts.transactions += 1;
       return (send as (...a: unknown[]) => unknown).apply(this, args);
     };
     client.query = counted as PoolClient["query"];

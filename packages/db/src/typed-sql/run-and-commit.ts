@@ -1,4 +1,5 @@
 import { Query, type PoolClient, type QueryConfig, type QueryResult, type QueryResultRow } from "pg";
+import type { Wire } from "./pg-wire";
 import { preparedNameOn } from "./prepared";
 import { runCompiled } from "./run";
 import type { Statement } from "./statement";
@@ -16,14 +17,6 @@ import type { Statement } from "./statement";
  * messages before that Sync. Where a pg version lacks that hook, the COMMIT goes in a round trip of
  * its own, as before.
  */
-
-/** The messages of pg's Connection this file sends (pg/lib/connection.js). */
-interface Wire {
-  parse(msg: { text: string; name: string }): void;
-  bind(msg: { portal: string; statement: string; values: unknown[] }): void;
-  execute(msg: { portal: string; rows?: number }): void;
-  sync(): void;
-}
 
 const PIPELINES = typeof (Query.prototype as unknown as Record<string, unknown>)._getRows === "function";
 

@@ -58,3 +58,17 @@ export const SAMPLE_NOTIFICATION: NotificationRow = {
  * advisory lock (lockDedupeKey), so a copy of the job finds this row instead of colliding with it.
  */
 export const insertNotificationSql = defineStatement("insert-notification", SAMPLE_NOTIFICATION, notificationInsert);
+
+/**
+ * The Notification of a dedupeKey, if one exists: whether the message was sent (or refused for good)
+ * already. A message's transaction reads it right after taking the key's advisory lock.
+ *
+ * Locks: nothing: the caller holds the dedupeKey's advisory lock, so a copy of the job that wrote the
+ * row has committed before this statement's snapshot.
+ */
+export const notificationOfKeySql = defineStatement(
+  "notification-of-key",
+  { dedupeKey: "k" },
+  ({ dedupeKey }) => qb.selectFrom("Notification").select("id").where("dedupeKey", "=", dedupeKey),
+  { reuse: "shape" },
+);

@@ -1,10 +1,20 @@
+import { firstRead, runOne, sqlPool, withSqlTransaction, type SqlClient } from "@esign/db";
 import { CASEFILE_STATUS } from "@esign/schema";
 import type { NotifierContext } from "../context";
 import { completedAttachments } from "./completed-attachments";
 import type { AttachmentPolicy, CompletedAudience } from "./completed-message";
 import { attachmentPolicyOf, completedRecipients } from "./completed-recipients";
 import { MailThrottled } from "@esign/queue";
-import { SEND_TX_OPTIONS, classifyFailure, errorText, lockDedupeKey, recordNotification, type NotificationKind } from "./notification-records";
+import {
+  SEND_TX_OPTIONS,
+  classifyFailure,
+  commitNotification,
+  dedupeKeyLockOpening,
+  errorText,
+  lockDedupeKey,
+  type NotificationKind,
+} from "./notification-records";
+import { notificationOfKeySql } from "./notification-records.sql";
 
 export const completedDedupeKey = (caseFileId: number, address: string) => `completed:${caseFileId}:${address.trim().toLowerCase()}`;
 
@@ -55,22 +65,31 @@ export async function notifyCompleted(ctx: NotifierContext, caseFileId: number):
     seen.add(dedupeKey);
     const kind: NotificationKind = r.audience === "owner" ? "owner_completed" : "completed";
     try {
-      const done = await ctx.db.$transaction(async (tx): Promise<Pick<CompletedRecipientResult, "status" | "error">> => {
-        await lockDedupeKey(tx, dedupeKey);
-        if (await tx.notification.findUnique({ where: { dedupeKey }, select: { id: true } })) return { status: "already_sent" };
-        const record = { dedupeKey, kind, channel: "email" as const, recipient: r.address, caseFileId: cf.id, signerId: r.signerId };
-        await ctx.mailThrottle.take(cf.customerId);
-        try {
-          const sent = await ctx.mailer.send(r.build(await attachmentsFor(r.documents)));
-          await recordNotification(tx, { ...record, status: "sent", messageId: sent.messageId });
-          return { status: "sent" };
-        } catch (err) {
-          // Refused for good: recorded, never retried. The signer's status stays as it is (signed).
-          if (classifyFailure(err) !== "permanent") throw err;
-          await recordNotification(tx, { ...record, status: "failed", error: errorText(err) });
-          return { status: "undeliverable", error: errorText(err) };
-        }
-      }, SEND_TX_OPTIONS);
+      // The key's lock and the read of its Notification ride with BEGIN when the key can be pasted,
+      // the row with COMMIT: two round trips per address (issue 25).
+      const opening = dedupeKeyLockOpening(dedupeKey);
+      const done = await withSqlTransaction(
+        sqlPool(ctx.db),
+        async (client, firstRows): Promise<Pick<CompletedRecipientResult, "status" | "error">> => {
+          const sentBefore = opening ? firstRows.length > 0 : await lockThenFind(client, dedupeKey);
+          if (sentBefore) return { status: "already_sent" };
+          const record = { dedupeKey, kind, channel: "email" as const, recipient: r.address, caseFileId: cf.id, signerId: r.signerId };
+          await ctx.mailThrottle.take(cf.customerId);
+          try {
+            const sent = await ctx.mailer.send(r.build(await attachmentsFor(r.documents)));
+            await commitNotification(client, { ...record, status: "sent", messageId: sent.messageId });
+            return { status: "sent" };
+          } catch (err) {
+            // Refused for good: recorded, never retried. The signer's status stays as it is (signed).
+            if (classifyFailure(err) !== "permanent") throw err;
+            await commitNotification(client, { ...record, status: "failed", error: errorText(err) });
+            return { status: "undeliverable", error: errorText(err) };
+          }
+        },
+        opening
+          ? { idleTimeoutMs: SEND_TX_OPTIONS.timeout, opening, firstRead: firstRead(notificationOfKeySql, { dedupeKey }) }
+          : { idleTimeoutMs: SEND_TX_OPTIONS.timeout },
+      );
       results.push({ audience: r.audience, address: r.address, ...done });
     } catch (err) {
       // The customer's minute is used up: the rest wait with the job (recipients sent stay sent).
@@ -82,6 +101,12 @@ export async function notifyCompleted(ctx: NotifierContext, caseFileId: number):
   }
   if (retryWith !== undefined) throw new CompletedRetryError(results, retryWith);
   return { status: "done", results, attachments: policy };
+}
+
+/** Whether the key's message went out already, after waiting for its lock: for a key that cannot ride with BEGIN. */
+async function lockThenFind(client: SqlClient, dedupeKey: string): Promise<boolean> {
+  await lockDedupeKey(client, dedupeKey);
+  return (await runOne(client, notificationOfKeySql, { dedupeKey })) !== undefined;
 }
 
 /** Thrown after every address was tried when some must be tried again; carries who got what. */

@@ -5,17 +5,25 @@ import type { MailboxMessage } from "../channels/mailbox-gateway";
 import type { NotifierContext } from "../context";
 import { fromNameOf } from "./case-file-documents";
 import { EBOKS_DEFAULT_LANGUAGE, EMAIL_DEFAULT_LANGUAGE, resolveLanguage } from "@esign/i18n";
-import { SEND_TX_OPTIONS, classifyFailure, errorText, responseCodeOf, type NotificationChannel } from "./notification-records";
+import {
+  SEND_TX_OPTIONS,
+  classifyFailure,
+  dedupeKeyLockOpening,
+  errorText,
+  lockDedupeKey,
+  responseCodeOf,
+  type NotificationChannel,
+} from "./notification-records";
 import { renderHtml, renderText } from "./render-message";
 import { signerMessageContent } from "./signer-message";
 import { emailFormatOf, signerSettings } from "./signer-settings";
 import {
-  dedupeKeyLockOpening,
   lastSentAt,
   loadSignerForMessage,
-  lockDedupeKeySql,
   requestWasSent,
   commitMessageOutcome,
+  signerForMessageOf,
+  signerForMessageRead,
   type SignerForMessage,
 } from "./signer-message-store";
 
@@ -173,22 +181,28 @@ async function reminderStateOf(client: SqlClient, s: SignerForMessage, now: Date
   };
 }
 
+/** The dedupeKey's lock and then the signer, each its own round trip: for a key that cannot ride with BEGIN. */
+async function lockThenLoad(client: SqlClient, signerId: number, dedupeKey: string) {
+  await lockDedupeKey(client, dedupeKey);
+  return loadSignerForMessage(client, signerId, dedupeKey);
+}
+
 /**
  * Sends one signing request or reminder to one signer, at most once per dedupeKey, by the signer's
  * channel. The Notification row, the signer's changes and the event commit together, so an event
  * exists exactly when the message it reports went out (or was refused for good).
  */
 export async function notifySigner(ctx: NotifierContext, kind: SignerMessageKind, signerId: number, dedupeKey: string): Promise<SignerOutcome> {
-  // The dedupeKey's lock rides with BEGIN when it can; the signer is read by the next statement, whose
-  // snapshot is taken after the lock was granted (so it sees a copy's committed Notification row).
+  // The dedupeKey's lock and the signer's read ride with BEGIN when the key can be pasted (one round
+  // trip); the read's snapshot is taken after the lock was granted either way, so it sees a copy's
+  // committed Notification row.
   const opening = dedupeKeyLockOpening(dedupeKey);
   // PostgreSQL ends a session idle in its transaction this long: past the mailer's own time-outs.
   return withSqlTransaction(
     sqlPool(ctx.db),
-    async (client): Promise<SignerOutcome> => {
-      if (!opening) await lockDedupeKeySql(client, dedupeKey);
+    async (client, firstRows): Promise<SignerOutcome> => {
       const now = new Date();
-      const loaded = await loadSignerForMessage(client, signerId, dedupeKey);
+      const loaded = opening ? signerForMessageOf(firstRows[0]) : await lockThenLoad(client, signerId, dedupeKey);
       if (!loaded) return { status: "skipped", reason: "not_found" };
       const s = loaded.signer;
       const cf = s.caseFile;
@@ -260,6 +274,8 @@ export async function notifySigner(ctx: NotifierContext, kind: SignerMessageKind
         },
       };
     },
-    { idleTimeoutMs: SEND_TX_OPTIONS.timeout, opening },
+    opening
+      ? { idleTimeoutMs: SEND_TX_OPTIONS.timeout, opening, firstRead: signerForMessageRead(signerId, dedupeKey) }
+      : { idleTimeoutMs: SEND_TX_OPTIONS.timeout },
   );
 }

@@ -1,16 +1,6 @@
-import {
-  advisoryXactLock,
-  advisoryXactLockOpening,
-  run,
-  runAndCommit,
-  runOne,
-  serializeEvents,
-  type CompiledQuery,
-  type OutboxEvent,
-  type SqlClient,
-} from "@esign/db";
+import { firstRead, run, runAndCommit, runOne, serializeEvents, type FirstRead, type Statement, type OutboxEvent, type SqlClient } from "@esign/db";
 import type { CaseFileDocument } from "./case-file-documents";
-import { LOCK_NAMESPACE, type NotificationRecord } from "./notification-records";
+import type { NotificationRecord } from "./notification-records";
 import { lastSentAtSql, loadSignerForMessageSql, PART, requestWasSentSql, writeMessageOutcomeSql } from "./signer-message-store.sql";
 import { notificationValues } from "./notification-records.sql";
 
@@ -64,17 +54,15 @@ export interface SignerForMessage extends SignerColumns {
   };
 }
 
-/** Waits for the dedupeKey's advisory lock (held to the end of the transaction): copies of a job run one after the other. */
-export async function lockDedupeKeySql(client: SqlClient, dedupeKey: string): Promise<void> {
-  await run(client, advisoryXactLock, { namespace: LOCK_NAMESPACE, key: dedupeKey });
-}
+/** The row of loadSignerForMessageSql. */
+type SignerMessageRow = typeof loadSignerForMessageSql extends Statement<unknown, infer O> ? O : never;
 
 /**
- * The same lock as the opening of the message's transaction (sent with BEGIN: one round trip fewer
- * per message, issue 25), or undefined for a key that cannot be pasted into the statement's text:
- * then take it with lockDedupeKeySql.
+ * The read of the message's signer as its transaction's first read (withSqlTransaction's firstRead):
+ * sent in one round trip with BEGIN and the dedupeKey's lock, after which it runs (issue 25).
  */
-export const dedupeKeyLockOpening = (dedupeKey: string): CompiledQuery | undefined => advisoryXactLockOpening(LOCK_NAMESPACE, dedupeKey);
+export const signerForMessageRead = (signerId: number, dedupeKey: string): FirstRead<SignerMessageRow> =>
+  firstRead(loadSignerForMessageSql, { signerId, dedupeKey });
 
 /**
  * The signer with everything its message needs, and whether a message with this dedupeKey exists
@@ -85,7 +73,11 @@ export async function loadSignerForMessage(
   signerId: number,
   dedupeKey: string,
 ): Promise<{ signer: SignerForMessage; alreadySent: boolean } | undefined> {
-  const r = await runOne(client, loadSignerForMessageSql, { signerId, dedupeKey });
+  return signerForMessageOf(await runOne(client, loadSignerForMessageSql, { signerId, dedupeKey }));
+}
+
+/** The signer of loadSignerForMessageSql's row (undefined: no such signer). */
+export function signerForMessageOf(r: SignerMessageRow | undefined): { signer: SignerForMessage; alreadySent: boolean } | undefined {
   if (!r) return undefined;
   const {
     tokenEnc,
