@@ -33,8 +33,10 @@ export {
   serializedLogInsert,
   listenToOutbox,
   notifyOutboxIfAny,
+  notifyOutboxIfAnyUnrelayed,
   OUTBOX_CHANNEL,
 } from "./outbox";
+export type { EventInsertRow, RelayedAtOf } from "./outbox";
 export { qb } from "./typed-sql/builder";
 export type { QueryBuilder, DB } from "./typed-sql/builder";
 export type { CompiledQuery, Expression, ExpressionBuilder, Insertable, RawBuilder, Selectable, SelectQueryBuilder, SqlBool, Updateable } from "kysely";

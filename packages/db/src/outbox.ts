@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { sql, type RawBuilder } from "kysely";
+import { sql, type AliasableExpression, type ExpressionBuilder, type RawBuilder } from "kysely";
 import type { PoolClient } from "pg";
 import { eventLogRow, logRow, type EventType, type LogRow, type NewEvent, type NewLogEntry } from "@esign/schema";
 import type { Tx } from "./create-prisma";
-import { qb } from "./typed-sql/builder";
+import { qb, type DB } from "./typed-sql/builder";
 import { anyRowIn, unnestRowsInOrder } from "./typed-sql/expressions";
 import { runCompiled } from "./typed-sql/run";
 
@@ -153,9 +153,21 @@ export function logInsert(entries: readonly LogRow[], onlyIfAnyIn?: string) {
     );
 }
 
-/** eventInsert of events already serialized (serializeEvents). */
-export function serializedEventInsert(events: readonly SerializedEvent[], onlyIfAnyIn?: string) {
-  const rows = unnestRowsInOrder("t", {
+/** The columns of the rows an event insert selects from (alias `e`): what decides an event's relayedAt. */
+export type EventInsertRow = Pick<DB["Event"], "id" | "customerId" | "eventType" | "targetSubscriptionId">;
+
+/**
+ * An event's relayedAt decided in its insert, from its row (alias `e`): see outbox-relay's
+ * relayedUnlessSubscribed. Without it an event is inserted unrelayed, for the relay.
+ */
+export type RelayedAtOf = (eb: ExpressionBuilder<DB & { e: EventInsertRow }, "e">) => AliasableExpression<Date | null>;
+
+/**
+ * eventInsert of events already serialized (serializeEvents), returning each event's id and
+ * relayedAt (`relayedAt`: decided per row in the insert, else null).
+ */
+export function serializedEventInsert(events: readonly SerializedEvent[], onlyIfAnyIn?: string, relayedAt?: RelayedAtOf) {
+  const rows = unnestRowsInOrder("e", {
     id: { values: events.map((e) => e.id), type: "uuid" },
     customerId: { values: events.map((e) => e.customerId), type: "int" },
     topic: { values: events.map((e) => e.topic), type: "text" },
@@ -163,30 +175,41 @@ export function serializedEventInsert(events: readonly SerializedEvent[], onlyIf
     payload: { values: events.map((e) => e.payloadJson), type: "jsonb" },
     targetSubscriptionId: { values: events.map((e) => e.targetSubscriptionId), type: "uuid" },
   });
+  const columns = ["id", "customerId", "topic", "eventType", "payload", "targetSubscriptionId", "occurredAt"] as const;
   return qb
     .insertInto("Event")
-    .columns(["id", "customerId", "topic", "eventType", "payload", "targetSubscriptionId", "occurredAt"])
+    .columns(relayedAt ? [...columns, "relayedAt"] : [...columns])
     .expression(
       qb
         .selectFrom(rows)
         .select((eb) => [
-          "t.id",
-          "t.customerId",
-          "t.topic",
-          "t.eventType",
-          "t.payload",
-          "t.targetSubscriptionId",
+          "e.id",
+          "e.customerId",
+          "e.topic",
+          "e.eventType",
+          "e.payload",
+          "e.targetSubscriptionId",
           eb.fn<Date>("clock_timestamp").as("occurredAt"),
+          // The unnest rows carry the Event's columns under the same names: the decision reads them so.
+          ...(relayedAt ? [relayedAt(eb as unknown as ExpressionBuilder<DB & { e: EventInsertRow }, "e">).as("relayedAt")] : []),
         ])
         .$if(onlyIfAnyIn !== undefined, (q) => q.where(anyRowIn(onlyIfAnyIn!)))
-        .orderBy("t.ordinal"),
+        .orderBy("e.ordinal"),
     )
-    .returning("id");
+    .returning(["id", "relayedAt"]);
 }
 
 /** `(SELECT pg_notify(...) WHERE EXISTS (SELECT 1 FROM cte))`: one NOTIFY when the CTE `cte` inserted events (as text: Prisma cannot read void). */
 export function notifyOutboxIfAny(cte: string): RawBuilder<unknown> {
   return sql`(SELECT pg_notify(${OUTBOX_CHANNEL}::text, '')::text WHERE ${anyRowIn(cte)})`;
+}
+
+/**
+ * notifyOutboxIfAny for a CTE of serializedEventInsert with a relayedAt: one NOTIFY when it inserted
+ * an event left for the relay; none when every event was relayed at birth (nothing to wake it for).
+ */
+export function notifyOutboxIfAnyUnrelayed(cte: string): RawBuilder<unknown> {
+  return sql`(SELECT pg_notify(${OUTBOX_CHANNEL}::text, '')::text WHERE EXISTS (SELECT 1 FROM ${sql.table(cte)} WHERE "relayedAt" IS NULL))`;
 }
 
 /**

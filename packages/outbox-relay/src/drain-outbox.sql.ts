@@ -1,4 +1,15 @@
-import { anyOf, anyOfSubquery, commitsWithoutWaitingForDisk, cteRows, defineStatement, literalInt, qb, type DB, type ExpressionBuilder } from "@esign/db";
+import {
+  anyOf,
+  anyOfSubquery,
+  commitsWithoutWaitingForDisk,
+  cteRows,
+  defineStatement,
+  literalInt,
+  qb,
+  type DB,
+  type ExpressionBuilder,
+  type RelayedAtOf,
+} from "@esign/db";
 import { subscriptionMatchesEvent } from "@esign/webhooks";
 
 type EventColumns = Pick<DB["Event"], "id" | "customerId" | "eventType" | "targetSubscriptionId">;
@@ -6,6 +17,18 @@ type EventColumns = Pick<DB["Event"], "id" | "customerId" | "eventType" | "targe
 /** Whether some subscription wants event `e` now (subscriptionMatchesEvent): the claim's hasSubscribers. */
 const someSubscriptionWants = (eb: ExpressionBuilder<DB & { e: EventColumns }, "e">) =>
   eb.exists(eb.selectFrom("WebhookSubscription as s").select("s.id").where(subscriptionMatchesEvent));
+
+/**
+ * The relayedAt of an event whose type has no internal reactions (hasInternalReactions), decided in
+ * its writer's insert (serializedEventInsert): null when some subscription wants it now (the relay
+ * fans it out, woken by notifyOutboxIfAnyUnrelayed), else the insert's time. An event nobody wants
+ * has nothing to relay, so the relay is neither woken nor made to claim it: per signing request that
+ * was a NOTIFY, a drain's two round trips and its transaction (issue 25). The same match as the
+ * relay's claim makes (hasSubscribers); a subscription made after the insert is newer than the event,
+ * which the relay's fan-out would not give it either.
+ */
+export const relayedUnlessSubscribed: RelayedAtOf = (eb) =>
+  eb.case().when(someSubscriptionWants(eb)).then(eb.lit(null)).else(eb.fn<Date>("clock_timestamp")).end();
 
 /**
  * Whether any event awaits relaying (one index lookup, no transaction).

@@ -1,10 +1,11 @@
 import { Redis } from "ioredis";
-import { emitEvent } from "@esign/db";
+import { Client } from "pg";
+import { emitEvent, notifyOutboxIfAnyUnrelayed, OUTBOX_CHANNEL, qb, runCompiled, serializedEventInsert, serializeEvents } from "@esign/db";
 import { createRedis, MailThrottle, Producer } from "@esign/queue";
 import { signerEvent } from "@esign/schema";
 import { dispatchJobId } from "@esign/webhooks";
 import { drainOutboxBatch } from "../src/drain-outbox";
-import { claimOutboxBatchSql, markEventsRelayedSql } from "../src/drain-outbox.sql";
+import { claimOutboxBatchSql, markEventsRelayedSql, relayedUnlessSubscribed } from "../src/drain-outbox.sql";
 import { run, sqlPool } from "@esign/db";
 import { createWorld, type World } from "../../../test/support/webhook-world";
 
@@ -131,5 +132,55 @@ describe("drainOutboxBatch", () => {
     expect(first?.toISOString()).toBe(relayTime.toISOString());
     expect(second).toBeInstanceOf(Date);
     expect(second!.getTime()).toBeGreaterThan(relayTime.getTime());
+  });
+});
+
+describe("relayedUnlessSubscribed", () => {
+  // A writer's insert of events without internal reactions (the notifier's signer events): relayed at
+  // birth, and no NOTIFY, when no subscription wants them; else unrelayed with the NOTIFY, for the relay.
+  let listener: Client;
+  const notified: string[] = [];
+
+  beforeAll(async () => {
+    listener = new Client({ connectionString: world.databaseUrl });
+    await listener.connect();
+    listener.on("notification", (n) => notified.push(n.channel));
+    await listener.query(`LISTEN "${OUTBOX_CHANNEL}"`);
+  });
+  afterAll(async () => listener?.end());
+
+  /** Inserts the customer's requestSent event as the notifier's statement does; answers its id and the statement's `notified`. */
+  const insert = async (customerId: number) => {
+    const [event] = serializeEvents([signerEvent({ id: 5, customerId }, 1, 77, "sign.signer.requestSent")]);
+    const statement = qb
+      .with("events", () => serializedEventInsert([event!], undefined, relayedUnlessSubscribed))
+      .selectNoFrom(notifyOutboxIfAnyUnrelayed("events").as("notified"));
+    const [row] = await runCompiled<{ notified: string | null }>(sqlPool(world.db), statement.compile());
+    // Notifications are delivered at commit; the listener's next round trip brings any sent before it.
+    await listener.query("SELECT 1");
+    return { id: event!.id, notified: row?.notified };
+  };
+
+  it("writes an event no subscription wants relayed, and sends no NOTIFY", async () => {
+    const customer = await world.customer();
+    await world.subscribe(customer, "http://127.0.0.1:9/never-called", ["sign.signer.signed"]);
+    notified.length = 0;
+    const { id, notified: sent } = await insert(customer.customerId);
+    expect(sent).toBeNull();
+    expect(notified).toEqual([]);
+    expect((await relayedAt([id]))[0]).toBeInstanceOf(Date);
+    expect(await drainOutboxBatch(world.db, world.producer(), 10)).toBe(0);
+  });
+
+  it("leaves an event a subscription wants unrelayed, NOTIFYs, and the relay fans it out", async () => {
+    const customer = await world.customer();
+    await world.subscribe(customer, "http://127.0.0.1:9/never-called", ["sign.signer.requestSent"]);
+    notified.length = 0;
+    const { id, notified: sent } = await insert(customer.customerId);
+    expect(sent).toBe("");
+    expect(notified).toEqual([OUTBOX_CHANNEL]);
+    expect(await relayedAt([id])).toEqual([null]);
+    expect(await drainOutboxBatch(world.db, world.producer(), 10)).toBe(1);
+    expect((await world.dispatchJobOf(id))?.data).toEqual({ eventIds: [id] });
   });
 });

@@ -208,6 +208,44 @@ describe("notifier: signing-request by email", () => {
   });
 });
 
+describe("notifier: the requestSent event and the outbox relay", () => {
+  // The relay has nothing to do for a signer event of a message that no subscription wants (no
+  // internal reactions): it is written relayed. One a subscription wants is left for the relay to
+  // fan out (issue 25). The NOTIFY that goes with it is tested in outbox-relay's drain-outbox test,
+  // on a database of its own.
+  const sent = async (customerId: number, signerId: number) => {
+    const jobId = await request(signerId);
+    expect(await h.finished(jobId)).toBe("completed");
+    const rows = await testDb().event.findMany({ where: { customerId, eventType: "sign.signer.requestSent" } });
+    expect(rows).toHaveLength(1);
+    return rows[0]!;
+  };
+
+  it("is written relayed when no subscription wants it", async () => {
+    const f = await createCaseFile({ signers: [{}] });
+    const event = await sent(f.customerId, f.signers[0]!.id);
+    expect(event.relayedAt).not.toBeNull();
+    // Relayed by its own insert, not by a relay's drain later.
+    expect(Math.abs(event.relayedAt!.getTime() - event.occurredAt.getTime())).toBeLessThan(1000);
+  });
+
+  it("is left for the relay when a subscription of the customer wants it", async () => {
+    const f = await createCaseFile({ signers: [{}] });
+    const owner = await testDb().user.findFirstOrThrow({ where: { customerId: f.customerId } });
+    await testDb().webhookSubscription.create({
+      data: {
+        id: randomUUID(),
+        customerId: f.customerId,
+        createdByUserId: owner.id,
+        endpoint: "https://hooks.example/in",
+        eventTypes: ["sign.signer.requestSent"],
+        secretEnc: "x",
+      },
+    });
+    expect((await sent(f.customerId, f.signers[0]!.id)).relayedAt).toBeNull();
+  });
+});
+
 describe("notifier: signing-request by e-Boks (simulator)", () => {
   it("delivers to the simulator with the signer's name, cpr or cvr, and the signer's, else the case file's, else Danish language", async () => {
     const own = await createCaseFile({ language: "sv", signers: [{ channel: "eboks", cpr: "0101901234", language: "en" }] });

@@ -1,7 +1,7 @@
 import {
   defineStatement,
   jsonArrayFrom,
-  notifyOutboxIfAny,
+  notifyOutboxIfAnyUnrelayed,
   qb,
   serializedEventInsert,
   serializedLogInsert,
@@ -11,6 +11,7 @@ import {
   type Insertable,
   type SerializedEvent,
 } from "@esign/db";
+import { relayedUnlessSubscribed } from "@esign/outbox-relay";
 import { type LogRow, SIGNER_STATUS } from "@esign/schema";
 import { notificationValues, SAMPLE_NOTIFICATION } from "./notification-records.sql";
 
@@ -155,7 +156,8 @@ const SAMPLE_OUTCOME: MessageOutcomeRows = {
 /**
  * Everything a message's outcome writes, in one statement: the Notification row, the reminder
  * count, a pending signer made undeliverable, and the event (for an undeliverable signer, only if it
- * really changed: one who signed meanwhile stays signed) with its NOTIFY. Answers the signer's
+ * really changed: one who signed meanwhile stays signed) with its NOTIFY when a subscription wants it
+ * (else it is inserted relayed: relayedUnlessSubscribed). Answers the signer's
  * remindersSent after the count.
  *
  * Locks: the Signer row when it counts a reminder or marks the signer undeliverable (the UPDATE's),
@@ -186,11 +188,13 @@ export const writeMessageOutcomeSql = defineStatement(
           .where("status", "=", SIGNER_STATUS.pending)
           .returning("id"),
       ],
-      w.event && ["events", serializedEventInsert([w.event], w.markUndeliverable ? "changed" : undefined)],
+      // Relayed at birth unless a subscription wants it (signer events of messages have no internal
+      // reactions: commitMessageOutcome checks), and then no NOTIFY either.
+      w.event && ["events", serializedEventInsert([w.event], w.markUndeliverable ? "changed" : undefined, relayedUnlessSubscribed)],
       w.event && ["event_log", serializedLogInsert([w.event], w.markUndeliverable ? "changed" : undefined)],
     ]).selectNoFrom((eb) => [
       w.countReminder ? valueFrom<number>("counted", "remindersSent").as("remindersSent") : eb.lit(null).as("remindersSent"),
-      ...(w.event ? [notifyOutboxIfAny("events").as("notified")] : []),
+      ...(w.event ? [notifyOutboxIfAnyUnrelayed("events").as("notified")] : []),
     ]),
   { reuse: "shape" },
 );

@@ -1,4 +1,5 @@
 import { firstRead, run, runAndCommit, runOne, serializeEvents, type FirstRead, type Statement, type OutboxEvent, type SqlClient } from "@esign/db";
+import { hasInternalReactions } from "@esign/schema";
 import type { CaseFileDocument } from "./case-file-documents";
 import type { NotificationRecord } from "./notification-records";
 import { lastSentAtSql, loadSignerForMessageSql, PART, requestWasSentSql, writeMessageOutcomeSql } from "./signer-message-store.sql";
@@ -151,6 +152,8 @@ export interface MessageOutcomeWrite {
  */
 export async function commitMessageOutcome(client: SqlClient, signerId: number, w: MessageOutcomeWrite): Promise<{ remindersSent?: number }> {
   if (!w.notification && !w.countReminder && !w.markUndeliverable && !w.event) return {};
+  // Inserted relayed when no subscription wants it: only right for an event the relay has no job for.
+  if (w.event && hasInternalReactions(w.event.eventType)) throw new Error(`${w.event.eventType} has internal reactions: it must go through the outbox relay`);
   const [row] = await runAndCommit(client, writeMessageOutcomeSql, {
     signerId,
     notification: w.notification && notificationValues(w.notification),
