@@ -21,7 +21,9 @@ describe("event routes", () => {
     for (const type of ["sign.signer.signed", "sign.signer.deleted", "sign.signer.rejected"]) {
       expect(internalJobsFor(event(type))).toEqual([{ queue: "casefile", name: "advance", data: { caseFileId: 9 }, jobId: "advance-e1" }]);
     }
-    expect(internalJobsFor(event("sign.casefile.completed"))).toEqual([{ queue: "notifications", name: "completed", data: { caseFileId: 7 }, jobId: "completed-e1" }]);
+    expect(internalJobsFor(event("sign.casefile.completed"))).toEqual([
+      { queue: "notifications", name: "completed", data: { caseFileId: 7 }, jobId: "completed-e1" },
+    ]);
     for (const type of ["sign.signer.requestSent", "sign.signer.reminderSent", "sign.signer.undeliverable", "sign.signer.transientBounce"]) {
       expect(hasInternalReactions(type)).toBe(false);
     }
