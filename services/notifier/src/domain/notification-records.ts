@@ -1,4 +1,15 @@
-import { advisoryXactLock, advisoryXactLockOpening, run, runAndCommit, type CompiledQuery, type SqlClient } from "@esign/db";
+import {
+  advisoryXactLock,
+  advisoryXactLockOpening,
+  run,
+  runAndCommit,
+  runCompiled,
+  sqlPool,
+  withSqlTransaction,
+  type Db,
+  type FirstRead,
+  type SqlClient,
+} from "@esign/db";
 import { MailDeliveryError } from "@esign/mailer";
 import { MailboxDeliveryError } from "../channels/mailbox-gateway";
 import { insertNotificationSql } from "./notification-records.sql";
@@ -15,21 +26,36 @@ export const LOCK_NAMESPACE = 0x6e6f746b; // "notk"
  * Notification row is written in that same transaction: copies of a job run one after the other, and
  * the second finds the row. The lock, unlike a row lock, never blocks the gateway (a signer signing
  * while their reminder goes out) and is released if the process dies. The timeout covers the mailer's
- * own (10 s connect + 10 s greeting + 60 s idle socket) with room to spare.
+ * own (10 s connect + 10 s greeting + 60 s idle socket) with room to spare: PostgreSQL ends a session
+ * idle in the transaction that long (idle_in_transaction_session_timeout), releasing its lock.
  */
-export const SEND_TX_OPTIONS = { maxWait: 10_000, timeout: 120_000 };
-
-/** Waits for the dedupeKey's advisory lock (held to the end of the transaction): copies of a job run one after the other. */
-export async function lockDedupeKey(client: SqlClient, dedupeKey: string): Promise<void> {
-  await run(client, advisoryXactLock, { namespace: LOCK_NAMESPACE, key: dedupeKey });
-}
+export const SEND_TX_OPTIONS = { timeout: 120_000 };
 
 /**
- * The same lock as the opening of the message's transaction (sent with BEGIN: one round trip fewer
- * per message, issue 25), or undefined for a key that cannot be pasted into the statement's text:
- * then take it with lockDedupeKey.
+ * Runs `fn` in a message's transaction: holding the dedupeKey's advisory lock, with the rows of
+ * `read` (what the message is built from, and whether it went out already) read after the lock was
+ * granted, so a copy of the job that sent it meanwhile is seen. BEGIN, the lock and the read are one
+ * round trip when the key can be pasted into the opening (issue 25), else the lock and the read are
+ * a round trip each. PostgreSQL ends a session idle in the transaction past the mailer's time-outs.
  */
-export const dedupeKeyLockOpening = (dedupeKey: string): CompiledQuery | undefined => advisoryXactLockOpening(LOCK_NAMESPACE, dedupeKey);
+export function withMessageLock<T, R extends Record<string, unknown>>(
+  db: Db,
+  dedupeKey: string,
+  read: FirstRead<R>,
+  fn: (client: SqlClient, rows: R[]) => Promise<T>,
+): Promise<T> {
+  const opening = advisoryXactLockOpening(LOCK_NAMESPACE, dedupeKey);
+  const idleTimeoutMs = SEND_TX_OPTIONS.timeout;
+  if (opening) return withSqlTransaction(sqlPool(db), fn, { idleTimeoutMs, opening, firstRead: read });
+  return withSqlTransaction(
+    sqlPool(db),
+    async (client) => {
+      await run(client, advisoryXactLock, { namespace: LOCK_NAMESPACE, key: dedupeKey });
+      return fn(client, await runCompiled(client, read.query, read.repeats));
+    },
+    { idleTimeoutMs },
+  );
+}
 
 export interface NotificationRecord {
   dedupeKey: string;

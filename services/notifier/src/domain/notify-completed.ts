@@ -1,19 +1,11 @@
-import { firstRead, runOne, sqlPool, withSqlTransaction, type SqlClient } from "@esign/db";
+import { firstRead } from "@esign/db";
 import { CASEFILE_STATUS } from "@esign/schema";
 import type { NotifierContext } from "../context";
 import { completedAttachments } from "./completed-attachments";
 import type { AttachmentPolicy, CompletedAudience } from "./completed-message";
 import { attachmentPolicyOf, completedRecipients } from "./completed-recipients";
 import { MailThrottled } from "@esign/queue";
-import {
-  SEND_TX_OPTIONS,
-  classifyFailure,
-  commitNotification,
-  dedupeKeyLockOpening,
-  errorText,
-  lockDedupeKey,
-  type NotificationKind,
-} from "./notification-records";
+import { classifyFailure, commitNotification, errorText, withMessageLock, type NotificationKind } from "./notification-records";
 import { notificationOfKeySql } from "./notification-records.sql";
 
 export const completedDedupeKey = (caseFileId: number, address: string) => `completed:${caseFileId}:${address.trim().toLowerCase()}`;
@@ -65,14 +57,13 @@ export async function notifyCompleted(ctx: NotifierContext, caseFileId: number):
     seen.add(dedupeKey);
     const kind: NotificationKind = r.audience === "owner" ? "owner_completed" : "completed";
     try {
-      // The key's lock and the read of its Notification ride with BEGIN when the key can be pasted,
-      // the row with COMMIT: two round trips per address (issue 25).
-      const opening = dedupeKeyLockOpening(dedupeKey);
-      const done = await withSqlTransaction(
-        sqlPool(ctx.db),
-        async (client, firstRows): Promise<Pick<CompletedRecipientResult, "status" | "error">> => {
-          const sentBefore = opening ? firstRows.length > 0 : await lockThenFind(client, dedupeKey);
-          if (sentBefore) return { status: "already_sent" };
+      // The key's lock with the read of its Notification, then the row with COMMIT: two round trips per address.
+      const done = await withMessageLock(
+        ctx.db,
+        dedupeKey,
+        firstRead(notificationOfKeySql, { dedupeKey }),
+        async (client, sentBefore): Promise<Pick<CompletedRecipientResult, "status" | "error">> => {
+          if (sentBefore.length > 0) return { status: "already_sent" };
           const record = { dedupeKey, kind, channel: "email" as const, recipient: r.address, caseFileId: cf.id, signerId: r.signerId };
           await ctx.mailThrottle.take(cf.customerId);
           try {
@@ -86,9 +77,6 @@ export async function notifyCompleted(ctx: NotifierContext, caseFileId: number):
             return { status: "undeliverable", error: errorText(err) };
           }
         },
-        opening
-          ? { idleTimeoutMs: SEND_TX_OPTIONS.timeout, opening, firstRead: firstRead(notificationOfKeySql, { dedupeKey }) }
-          : { idleTimeoutMs: SEND_TX_OPTIONS.timeout },
       );
       results.push({ audience: r.audience, address: r.address, ...done });
     } catch (err) {
@@ -101,12 +89,6 @@ export async function notifyCompleted(ctx: NotifierContext, caseFileId: number):
   }
   if (retryWith !== undefined) throw new CompletedRetryError(results, retryWith);
   return { status: "done", results, attachments: policy };
-}
-
-/** Whether the key's message went out already, after waiting for its lock: for a key that cannot ride with BEGIN. */
-async function lockThenFind(client: SqlClient, dedupeKey: string): Promise<boolean> {
-  await lockDedupeKey(client, dedupeKey);
-  return (await runOne(client, notificationOfKeySql, { dedupeKey })) !== undefined;
 }
 
 /** Thrown after every address was tried when some must be tried again; carries who got what. */

@@ -1,31 +1,15 @@
-import { decryptSecret, openStoredId, sqlPool, trackingId, withSqlTransaction, type OutboxEvent, type SqlClient } from "@esign/db";
+import { decryptSecret, openStoredId, trackingId, type OutboxEvent, type SqlClient } from "@esign/db";
 import type { MailMessage } from "@esign/mailer";
 import { CASEFILE_STATUS, SIGNER_STATUS, signerEvent, type SignerEventType } from "@esign/schema";
 import type { MailboxMessage } from "../channels/mailbox-gateway";
 import type { NotifierContext } from "../context";
 import { fromNameOf } from "./case-file-documents";
 import { EBOKS_DEFAULT_LANGUAGE, EMAIL_DEFAULT_LANGUAGE, resolveLanguage } from "@esign/i18n";
-import {
-  SEND_TX_OPTIONS,
-  classifyFailure,
-  dedupeKeyLockOpening,
-  errorText,
-  lockDedupeKey,
-  responseCodeOf,
-  type NotificationChannel,
-} from "./notification-records";
+import { classifyFailure, errorText, responseCodeOf, withMessageLock, type NotificationChannel } from "./notification-records";
 import { renderHtml, renderText } from "./render-message";
 import { signerMessageContent } from "./signer-message";
 import { emailFormatOf, signerSettings } from "./signer-settings";
-import {
-  lastSentAt,
-  loadSignerForMessage,
-  requestWasSent,
-  commitMessageOutcome,
-  signerForMessageOf,
-  signerForMessageRead,
-  type SignerForMessage,
-} from "./signer-message-store";
+import { lastSentAt, requestWasSent, commitMessageOutcome, signerForMessageOf, signerForMessageRead, type SignerForMessage } from "./signer-message-store";
 
 export type SignerMessageKind = "signing_request" | "reminder";
 
@@ -181,101 +165,84 @@ async function reminderStateOf(client: SqlClient, s: SignerForMessage, now: Date
   };
 }
 
-/** The dedupeKey's lock and then the signer, each its own round trip: for a key that cannot ride with BEGIN. */
-async function lockThenLoad(client: SqlClient, signerId: number, dedupeKey: string) {
-  await lockDedupeKey(client, dedupeKey);
-  return loadSignerForMessage(client, signerId, dedupeKey);
-}
-
 /**
  * Sends one signing request or reminder to one signer, at most once per dedupeKey, by the signer's
  * channel. The Notification row, the signer's changes and the event commit together, so an event
  * exists exactly when the message it reports went out (or was refused for good).
  */
 export async function notifySigner(ctx: NotifierContext, kind: SignerMessageKind, signerId: number, dedupeKey: string): Promise<SignerOutcome> {
-  // The dedupeKey's lock and the signer's read ride with BEGIN when the key can be pasted (one round
-  // trip); the read's snapshot is taken after the lock was granted either way, so it sees a copy's
-  // committed Notification row.
-  const opening = dedupeKeyLockOpening(dedupeKey);
-  // PostgreSQL ends a session idle in its transaction this long: past the mailer's own time-outs.
-  return withSqlTransaction(
-    sqlPool(ctx.db),
-    async (client, firstRows): Promise<SignerOutcome> => {
-      const now = new Date();
-      const loaded = opening ? signerForMessageOf(firstRows[0]) : await lockThenLoad(client, signerId, dedupeKey);
-      if (!loaded) return { status: "skipped", reason: "not_found" };
-      const s = loaded.signer;
-      const cf = s.caseFile;
-      const eventOf = (eventType: SignerEventType): OutboxEvent => signerEvent(cf, cf.status, s.id, eventType);
+  return withMessageLock(ctx.db, dedupeKey, signerForMessageRead(signerId, dedupeKey), async (client, rows): Promise<SignerOutcome> => {
+    const now = new Date();
+    const loaded = signerForMessageOf(rows[0]);
+    if (!loaded) return { status: "skipped", reason: "not_found" };
+    const s = loaded.signer;
+    const cf = s.caseFile;
+    const eventOf = (eventType: SignerEventType): OutboxEvent => signerEvent(cf, cf.status, s.id, eventType);
 
-      if (loaded.alreadySent) return { status: "skipped", reason: "already_sent", reminders: await reminderStateOf(client, s, now) };
-      const blocked = notPendingReason(s, now);
-      if (blocked) return { status: "skipped", reason: blocked };
-      // Activated rather than sent (PATCH .../activate: Penneo's "no outbound send"): the integrator
-      // hands the links out, so no request, reminder or e-Boks message goes to the signers.
-      if (!cf.sendSigningRequests) return { status: "skipped", reason: "activated_without_sending" };
-      if (kind === "reminder") {
-        if (!signerSettings(s.notification).reminderInterval) return { status: "skipped", reason: "no_reminder_interval" };
-        if (!(await requestWasSent(client, signerId))) return { status: "skipped", reason: "request_not_sent" };
-      }
-      const link = signingLinkOf(ctx, s);
-      if (!link) return { status: "skipped", reason: "no_signing_link" };
-      if (kind === "signing_request" && cf.signOnMeeting) return { status: "skipped", reason: "sign_on_meeting" };
+    if (loaded.alreadySent) return { status: "skipped", reason: "already_sent", reminders: await reminderStateOf(client, s, now) };
+    const blocked = notPendingReason(s, now);
+    if (blocked) return { status: "skipped", reason: blocked };
+    // Activated rather than sent (PATCH .../activate: Penneo's "no outbound send"): the integrator
+    // hands the links out, so no request, reminder or e-Boks message goes to the signers.
+    if (!cf.sendSigningRequests) return { status: "skipped", reason: "activated_without_sending" };
+    if (kind === "reminder") {
+      if (!signerSettings(s.notification).reminderInterval) return { status: "skipped", reason: "no_reminder_interval" };
+      if (!(await requestWasSent(client, signerId))) return { status: "skipped", reason: "request_not_sent" };
+    }
+    const link = signingLinkOf(ctx, s);
+    if (!link) return { status: "skipped", reason: "no_signing_link" };
+    if (kind === "signing_request" && cf.signOnMeeting) return { status: "skipped", reason: "sign_on_meeting" };
 
-      const delivery = buildDelivery(ctx, kind, s, link, dedupeKey);
-      const record = { dedupeKey, kind, channel: delivery.channel, caseFileId: cf.id, signerId };
-      const undeliverable = async (reason: string, responseCode?: number): Promise<SignerOutcome> => {
-        // Only a pending signer becomes undeliverable (and gets the event): one who signed meanwhile stays signed.
-        await commitMessageOutcome(client, signerId, {
-          notification: { ...record, recipient: delivery.recipient || "(none)", status: "failed", error: reason, createdAt: new Date() },
-          markUndeliverable: true,
-          event: eventOf("sign.signer.undeliverable"),
-        });
-        return { status: "undeliverable", channel: delivery.channel, reason, responseCode };
-      };
-      if (delivery.unreachable) return undeliverable(delivery.unreachable);
-
-      // Over the customer's minute: thrown out of the transaction (nothing written), the job waits.
-      await ctx.mailThrottle.take(cf.customerId);
-      let messageId: string;
-      try {
-        messageId = await delivery.send();
-      } catch (err) {
-        switch (classifyFailure(err)) {
-          case "permanent":
-            return undeliverable(errorText(err), responseCodeOf(err));
-          case "bounce":
-            // Committed although the job fails: each refused attempt is reported once, and the retry
-            // (a new attempt) finds no Notification row and sends again.
-            await commitMessageOutcome(client, signerId, { event: eventOf("sign.signer.transientBounce") });
-            return { status: "bounced", channel: delivery.channel, error: err, responseCode: responseCodeOf(err) };
-          case "retry":
-            throw err;
-        }
-      }
-
-      // The next reminder counts from when this one went out, not from when the job started.
-      const sentAt = new Date();
-      const written = await commitMessageOutcome(client, signerId, {
-        notification: { ...record, recipient: delivery.recipient, status: "sent", messageId, createdAt: sentAt },
-        countReminder: kind === "reminder",
-        event: eventOf(SENT_EVENT[kind]),
+    const delivery = buildDelivery(ctx, kind, s, link, dedupeKey);
+    const record = { dedupeKey, kind, channel: delivery.channel, caseFileId: cf.id, signerId };
+    const undeliverable = async (reason: string, responseCode?: number): Promise<SignerOutcome> => {
+      // Only a pending signer becomes undeliverable (and gets the event): one who signed meanwhile stays signed.
+      await commitMessageOutcome(client, signerId, {
+        notification: { ...record, recipient: delivery.recipient || "(none)", status: "failed", error: reason, createdAt: new Date() },
+        markUndeliverable: true,
+        event: eventOf("sign.signer.undeliverable"),
       });
-      return {
-        status: "sent",
-        channel: delivery.channel,
-        messageId,
-        reminders: {
-          signerId,
-          reminderIntervalDays: signerSettings(s.notification).reminderInterval ?? null,
-          remindersSent: written.remindersSent ?? s.remindersSent,
-          lastSentAt: sentAt,
-          pending: true,
-        },
-      };
-    },
-    opening
-      ? { idleTimeoutMs: SEND_TX_OPTIONS.timeout, opening, firstRead: signerForMessageRead(signerId, dedupeKey) }
-      : { idleTimeoutMs: SEND_TX_OPTIONS.timeout },
-  );
+      return { status: "undeliverable", channel: delivery.channel, reason, responseCode };
+    };
+    if (delivery.unreachable) return undeliverable(delivery.unreachable);
+
+    // Over the customer's minute: thrown out of the transaction (nothing written), the job waits.
+    await ctx.mailThrottle.take(cf.customerId);
+    let messageId: string;
+    try {
+      messageId = await delivery.send();
+    } catch (err) {
+      switch (classifyFailure(err)) {
+        case "permanent":
+          return undeliverable(errorText(err), responseCodeOf(err));
+        case "bounce":
+          // Committed although the job fails: each refused attempt is reported once, and the retry
+          // (a new attempt) finds no Notification row and sends again.
+          await commitMessageOutcome(client, signerId, { event: eventOf("sign.signer.transientBounce") });
+          return { status: "bounced", channel: delivery.channel, error: err, responseCode: responseCodeOf(err) };
+        case "retry":
+          throw err;
+      }
+    }
+
+    // The next reminder counts from when this one went out, not from when the job started.
+    const sentAt = new Date();
+    const written = await commitMessageOutcome(client, signerId, {
+      notification: { ...record, recipient: delivery.recipient, status: "sent", messageId, createdAt: sentAt },
+      countReminder: kind === "reminder",
+      event: eventOf(SENT_EVENT[kind]),
+    });
+    return {
+      status: "sent",
+      channel: delivery.channel,
+      messageId,
+      reminders: {
+        signerId,
+        reminderIntervalDays: signerSettings(s.notification).reminderInterval ?? null,
+        remindersSent: written.remindersSent ?? s.remindersSent,
+        lastSentAt: sentAt,
+        pending: true,
+      },
+    };
+  });
 }

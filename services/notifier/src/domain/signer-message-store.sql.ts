@@ -19,7 +19,7 @@ import { notificationValues, SAMPLE_NOTIFICATION } from "./notification-records.
  * The signer with everything its message needs (case file, customer name, documents as JSON), and
  * whether a message with this dedupeKey exists already.
  *
- * Locks: nothing: the caller holds the dedupeKey's advisory lock (a copy of the job waits for it,
+ * Locks: nothing: the caller holds the dedupeKey's advisory lock (withMessageLock: a copy of the job waits for it,
  * and this statement's snapshot then sees the copy's Notification row). No row lock: a signer
  * signing while their reminder goes out must not wait for an SMTP conversation.
  */

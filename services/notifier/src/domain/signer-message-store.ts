@@ -9,8 +9,8 @@ import { notificationValues } from "./notification-records.sql";
  * The statements of one signing request or reminder, in plain SQL on the transaction's connection.
  * Through Prisma a request cost ~8 round trips and most of the notifier's CPU per case file (query
  * compiler, interpreter, and the loopback writes of every statement; bench/README.md); here it is
- * the lock, one read, and one write (the Notification row, the signer's change and the event with
- * its NOTIFY together), between BEGIN and COMMIT.
+ * two round trips: BEGIN with the lock and the read (withMessageLock), then one write (the
+ * Notification row, the signer's change and the event with its NOTIFY together) with COMMIT.
  */
 
 /** The signer's own columns a message needs. */
@@ -59,23 +59,11 @@ export interface SignerForMessage extends SignerColumns {
 type SignerMessageRow = typeof loadSignerForMessageSql extends Statement<unknown, infer O> ? O : never;
 
 /**
- * The read of the message's signer as its transaction's first read (withSqlTransaction's firstRead):
- * sent in one round trip with BEGIN and the dedupeKey's lock, after which it runs (issue 25).
+ * The read of the message's signer, with whether a message with this dedupeKey exists already: the
+ * first read of its transaction (withMessageLock), after the dedupeKey's lock.
  */
 export const signerForMessageRead = (signerId: number, dedupeKey: string): FirstRead<SignerMessageRow> =>
   firstRead(loadSignerForMessageSql, { signerId, dedupeKey });
-
-/**
- * The signer with everything its message needs, and whether a message with this dedupeKey exists
- * already. Call it after lockDedupeKeySql: this statement's snapshot then sees a copy's committed row.
- */
-export async function loadSignerForMessage(
-  client: SqlClient,
-  signerId: number,
-  dedupeKey: string,
-): Promise<{ signer: SignerForMessage; alreadySent: boolean } | undefined> {
-  return signerForMessageOf(await runOne(client, loadSignerForMessageSql, { signerId, dedupeKey }));
-}
 
 /** The signer of loadSignerForMessageSql's row (undefined: no such signer). */
 export function signerForMessageOf(r: SignerMessageRow | undefined): { signer: SignerForMessage; alreadySent: boolean } | undefined {
