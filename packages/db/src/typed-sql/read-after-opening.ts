@@ -13,7 +13,7 @@ import type { Statement } from "./statement";
  * its portal is bound, which PostgreSQL does only after the statements before it finished: a read after
  * a lock sees what the lock's previous holder committed (the notifier's dedupe key, issue 25).
  *
- * pasted into the opening's text instead (the simple query protocol has no parameters), the read would
+ * Pasted into the opening's text instead (the simple query protocol has no parameters), the read would
  * be parsed and planned at every call; here it keeps its prepared plan. Each round trip cost 35-45 us
  * of CPU on each side on the bench machine, and a wake-up of the other process each way (bench/README.md
  * round 11). Where a pg version lacks the hooks, the opening and the read go in two round trips.
