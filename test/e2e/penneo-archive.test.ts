@@ -293,7 +293,11 @@ describe("a draft's life: found by metaData, changed, sent at its later sendAt, 
     const after = await caseFile(created.caseFileId);
     expect(after.status).toBe(1);
     expect(after.activated).toBeGreaterThanOrEqual(sendAt);
-    const events = await world.db.event.findMany({ where: { payload: { path: ["id"], equals: signerId } }, orderBy: { seq: "asc" } });
+    // requestSent commits right after the SMTP server accepted the mail (signer-journey.test.ts): wait for it.
+    const events = await eventually(async () => {
+      const rows = await world.db.event.findMany({ where: { payload: { path: ["id"], equals: signerId } }, orderBy: { seq: "asc" } });
+      return rows.some((e) => e.eventType === "sign.signer.requestSent") && rows;
+    }, 20_000);
     expect(events.map((e) => e.eventType)).toEqual(expect.arrayContaining(["sign.signer.requestActivated", "sign.signer.requestSent"]));
     expect(await logEvents(created.caseFileId)).toEqual(["created:user", "edited:user", "sent:user"]);
     const sentEntry = await world.db.logEntry.findFirstOrThrow({ where: { caseFileId: created.caseFileId, event: "sent" } });
