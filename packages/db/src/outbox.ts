@@ -199,9 +199,12 @@ export function serializedEventInsert(events: readonly SerializedEvent[], onlyIf
     .returning(["id", "relayedAt"]);
 }
 
-/** `(SELECT pg_notify(...) WHERE EXISTS (SELECT 1 FROM cte))`: one NOTIFY when the CTE `cte` inserted events (as text: Prisma cannot read void). */
+/** One NOTIFY on the outbox's channel when `condition` holds (as text: Prisma cannot read void). */
+const notifyOutboxWhen = (condition: RawBuilder<boolean>): RawBuilder<unknown> => sql`(SELECT pg_notify(${OUTBOX_CHANNEL}::text, '')::text WHERE ${condition})`;
+
+/** `(SELECT pg_notify(...) WHERE EXISTS (SELECT 1 FROM cte))`: one NOTIFY when the CTE `cte` inserted events. */
 export function notifyOutboxIfAny(cte: string): RawBuilder<unknown> {
-  return sql`(SELECT pg_notify(${OUTBOX_CHANNEL}::text, '')::text WHERE ${anyRowIn(cte)})`;
+  return notifyOutboxWhen(anyRowIn(cte));
 }
 
 /**
@@ -209,7 +212,7 @@ export function notifyOutboxIfAny(cte: string): RawBuilder<unknown> {
  * an event left for the relay; none when every event was relayed at birth (nothing to wake it for).
  */
 export function notifyOutboxIfAnyUnrelayed(cte: string): RawBuilder<unknown> {
-  return sql`(SELECT pg_notify(${OUTBOX_CHANNEL}::text, '')::text WHERE EXISTS (SELECT 1 FROM ${sql.table(cte)} WHERE "relayedAt" IS NULL))`;
+  return notifyOutboxWhen(sql<boolean>`EXISTS (SELECT 1 FROM ${sql.table(cte)} WHERE "relayedAt" IS NULL)`);
 }
 
 /**
