@@ -3,6 +3,7 @@ export type { RedisConnection, RedisTarget } from "./redis";
 export type { RedisRole } from "./redis";
 export { onRedisReconnect } from "./redis-reconnect";
 export { counterValue } from "./counter-value";
+export { LuaScript } from "./lua-script";
 export { MailThrottle, MailThrottled, withMailThrottle } from "./mail-throttle";
 export { Producer } from "./producer";
 export { EnqueueBacklog } from "./enqueue-backlog";

@@ -2,6 +2,7 @@ import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import type { Job } from "bullmq";
 import { DelayedError } from "bullmq";
 import { counterValue } from "./counter-value";
+import { LuaScript } from "./lua-script";
 import type { RedisConnection } from "./redis";
 
 /** The customer sent its minute's worth of messages: the job waits until `retryAt` (ms). */
@@ -31,7 +32,7 @@ const WINDOW_MS = 60_000;
  * Returns { free, first ticket, anchor offset, earliest offset }: the first `free` messages go now,
  * the others take tickets first, first + 1, ...
  */
-const TAKE_PLACES = `
+const TAKE_PLACES = new LuaScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local n = tonumber(ARGV[1])
@@ -58,7 +59,7 @@ local last = first + held - 1
 local lastAt = anchor + math.floor(last / limit) * window + (last % limit) * math.floor(window / limit)
 redis.call('PEXPIRE', KEYS[2], math.max(1000, lastAt - now + window))
 return { free, first, string.format('%.0f', anchor - now), string.format('%.0f', windowEnd - now) }
-`;
+`);
 
 /**
  * MAILS_PER_CUSTOMER_PER_MINUTE: one case file with hundreds of signers, or a burst of creates,
@@ -95,15 +96,10 @@ export class MailThrottle {
   async placesFor(customerId: number, n: number, joinLine = true): Promise<number[]> {
     if (!this.limiter || n <= 0) return new Array<number>(Math.max(0, n)).fill(0);
     const key = MailThrottle.key(customerId);
-    const reply = (await this.redis.eval(
-      TAKE_PLACES,
-      2,
-      this.limiter.getKey(key),
-      `${this.keyPrefix}:rl:mails-line:${key}`,
-      n,
-      this.limiter.points,
-      WINDOW_MS,
-      joinLine ? "1" : "0",
+    const reply = (await TAKE_PLACES.run(
+      this.redis,
+      [this.limiter.getKey(key), `${this.keyPrefix}:rl:mails-line:${key}`],
+      [n, this.limiter.points, WINDOW_MS, joinLine ? "1" : "0"],
     )) as [number, number, string, string];
     const [free, first] = reply;
     const anchor = Number(reply[2]);

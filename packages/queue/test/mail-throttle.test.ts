@@ -1,5 +1,5 @@
-import { createRedis, type RedisConnection } from "../src/redis";
 import { MailThrottle, MailThrottled } from "../src/mail-throttle";
+import { useTestRedis } from "./redis-fixture";
 
 /*
  * MAILS_PER_CUSTOMER_PER_MINUTE (spec limits): `take` counts a message against the customer's minute;
@@ -8,21 +8,10 @@ import { MailThrottle, MailThrottled } from "../src/mail-throttle";
  * line that leaves at the limit's pace (one place per 60 s / limit): a backlog never wakes at once.
  */
 
-let redis: RedisConnection;
-const prefix = `esign-test-throttle-${process.pid}-${Date.now().toString(36)}`;
-
-beforeAll(() => {
-  redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "worker");
-});
-
-afterAll(async () => {
-  const keys = await redis.keys(`${prefix}:*`);
-  if (keys.length > 0) await redis.del(...keys);
-  redis.disconnect();
-});
+const { redis: connection, prefix } = useTestRedis("throttle");
 
 it("hold lets a customer under its minute through without taking from it, and holds it back once take used the minute up", async () => {
-  const throttle = new MailThrottle(redis, prefix, 2);
+  const throttle = new MailThrottle(connection(), prefix, 2);
   await throttle.hold(7);
   await throttle.hold(7);
   await throttle.hold(7);
@@ -38,7 +27,7 @@ it("hold lets a customer under its minute through without taking from it, and ho
 });
 
 it("never holds back with the limit off (0)", async () => {
-  const throttle = new MailThrottle(redis, `${prefix}-off`, 0);
+  const throttle = new MailThrottle(connection(), `${prefix}-off`, 0);
   for (let i = 0; i < 5; i++) await throttle.take(9);
   await throttle.hold(9);
 });
@@ -46,7 +35,7 @@ it("never holds back with the limit off (0)", async () => {
 const WINDOW_MS = 60_000;
 
 it("gives the messages beyond the minute places in a line that leaves at the limit's pace", async () => {
-  const throttle = new MailThrottle(redis, `${prefix}-line`, 2);
+  const throttle = new MailThrottle(connection(), `${prefix}-line`, 2);
   // An empty minute: two go now, the third waits for the window a send starts (a minute from now).
   expect((await throttle.placesFor(11, 2)).every((d) => d === 0)).toBe(true);
   await throttle.take(11);
@@ -68,12 +57,12 @@ it("gives the messages beyond the minute places in a line that leaves at the lim
 });
 
 it("puts new messages behind an existing line even when the minute has room, but lets a message whose turn came go", async () => {
-  const throttle = new MailThrottle(redis, `${prefix}-behind`, 3);
+  const throttle = new MailThrottle(connection(), `${prefix}-behind`, 3);
   for (let i = 0; i < 3; i++) await throttle.take(21);
   const line = await throttle.placesFor(21, 2);
   expect(line.every((d) => d > 0)).toBe(true);
   // The minute ends (its counter gone) while the line still waits: new messages join its back ...
-  await redis.del(`${prefix}-behind:rl:mails-customer:{21}`);
+  await connection().del(`${prefix}-behind:rl:mails-customer:{21}`);
   const [joined] = await throttle.placesFor(21, 1);
   expect(joined).toBeGreaterThan(line[1]!);
   // ... while a message at the head of the line (hold) goes as soon as the minute has room.

@@ -1,4 +1,4 @@
-import type { RedisConnection } from "@esign/queue";
+import { LuaScript, type RedisConnection } from "@esign/queue";
 import { throttledLog, type Logger, type ThrottledLog } from "@esign/logger";
 import { RateLimitedError } from "./rate-limit";
 
@@ -24,7 +24,7 @@ const LOG_EVERY_MS = 10_000;
  * {1, 0} reserved; {0, ms} the window's failures are used up (ms left in it); {-1, 0} the attempts in
  * flight would, if they all failed, use it up: try again in a second.
  */
-const RESERVE = `
+const RESERVE = new LuaScript(`
 local failures = tonumber(redis.call('GET', KEYS[1]) or '0')
 local inflight = tonumber(redis.call('GET', KEYS[2]) or '0')
 local budget = tonumber(ARGV[1])
@@ -32,13 +32,13 @@ if failures >= budget then return {0, redis.call('PTTL', KEYS[1])} end
 if failures + inflight >= budget then return {-1, 0} end
 redis.call('INCR', KEYS[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
-return {1, 0}`;
+return {1, 0}`);
 
 /* KEYS as above; ARGV[1] "1" when the attempt failed, ARGV[2] the window in ms (from the first failure, never restarted). */
-const SETTLE = `
+const SETTLE = new LuaScript(`
 if tonumber(redis.call('DECR', KEYS[2])) <= 0 then redis.call('DEL', KEYS[2]) end
 if ARGV[1] == '1' and redis.call('INCR', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 1`;
+return 1`);
 
 interface LocalCount {
   failures: number;
@@ -81,7 +81,7 @@ export class FailureBudget {
     let outcome: [number, number];
     let shared = true;
     try {
-      outcome = (await this.redis.eval(RESERVE, 2, keys[0], keys[1], this.rule.points, IN_FLIGHT_TTL_MS)) as [number, number];
+      outcome = (await RESERVE.run(this.redis, keys, [this.rule.points, IN_FLIGHT_TTL_MS])) as [number, number];
     } catch (err) {
       this.logFallback("warn", "failure budget counted in this process: Redis did not answer", { limit: this.rule.name, error: (err as Error).message });
       outcome = this.reserveLocally(key);
@@ -95,7 +95,7 @@ export class FailureBudget {
         if (settled) return;
         settled = true;
         if (!shared) return this.settleLocally(key, failed);
-        await this.redis.eval(SETTLE, 2, keys[0], keys[1], failed ? "1" : "0", this.rule.windowSeconds * 1000).catch((err: unknown) => {
+        await SETTLE.run(this.redis, keys, [failed ? "1" : "0", this.rule.windowSeconds * 1000]).catch((err: unknown) => {
           this.logFallback("warn", "failure budget not settled: Redis did not answer", { limit: this.rule.name, error: (err as Error).message });
         });
       },

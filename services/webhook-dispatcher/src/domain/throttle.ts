@@ -1,4 +1,4 @@
-import type { RedisConnection } from "@esign/queue";
+import { LuaScript, type RedisConnection } from "@esign/queue";
 
 /*
  * Per-subscription throttling, shared by every dispatcher replica: Redis keeps, per subscription, the
@@ -10,7 +10,7 @@ import type { RedisConnection } from "@esign/queue";
 
 // KEYS[1]: the subscription's key. ARGV[1]: spacing in microseconds. Returns {slot, now} in ms.
 // Microseconds so that rates that do not divide 1000 (3 per second) keep their exact spacing.
-const RESERVE_SLOT = `
+const RESERVE_SLOT = new LuaScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local nextFree = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -18,7 +18,7 @@ local slot = math.max(nextFree, now)
 local spacing = tonumber(ARGV[1])
 redis.call('SET', KEYS[1], string.format('%.0f', slot + spacing), 'PX', math.ceil((slot + spacing - now) / 1000) + 60000)
 return { string.format('%.0f', math.floor(slot / 1000)), string.format('%.0f', math.floor(now / 1000)) }
-`;
+`);
 
 export interface ThrottleSlot {
   /** Redis time (ms) at which this send may go. */
@@ -39,7 +39,7 @@ export class RedisThrottle implements Throttle {
 
   async reserve(subscriptionId: string, maxPerSecond: number): Promise<ThrottleSlot> {
     const spacingMicros = Math.ceil(1_000_000 / maxPerSecond);
-    const reply = (await this.redis.eval(RESERVE_SLOT, 1, `${this.prefix}:webhook-throttle:${subscriptionId}`, spacingMicros)) as [string, string];
+    const reply = (await RESERVE_SLOT.run(this.redis, [`${this.prefix}:webhook-throttle:${subscriptionId}`], [spacingMicros])) as [string, string];
     const slotAt = Number(reply[0]);
     return { slotAt, waitMs: Math.max(0, slotAt - Number(reply[1])) };
   }
