@@ -1,6 +1,6 @@
 import { run, runOne, sqlPool, withSqlTransaction, type Db } from "@esign/db";
 import type { MailThrottle, Producer } from "@esign/queue";
-import { internalJobsFor, type InternalJob, type QueueName } from "@esign/schema";
+import { internalJobsFor } from "@esign/schema";
 import { dispatchJobId } from "@esign/webhooks";
 import { claimOutboxBatchSql, hasUnrelayedEventsSql, markEventsRelayedSql } from "./drain-outbox.sql";
 import { delaysOf } from "./held-requests";
@@ -18,16 +18,6 @@ export interface RelayableEvent {
   payload: unknown;
   /** Whether any subscription matches it now (the fan-out decides which, when it runs). */
   hasSubscribers: boolean;
-}
-
-/**
- * Adds one of the event routes' jobs. InternalJob ties each job's data to its queue and name, but
- * TypeScript cannot carry that correlation through enqueue's generics for a union, so the call is
- * widened here; the consuming worker re-validates the data against the catalog either way.
- */
-function enqueueInternal(producer: Producer, job: InternalJob, delay: number): Promise<string> {
-  const enqueue = producer.enqueue.bind(producer) as (queue: QueueName, name: string, data: object, opts: { jobId: string; delay?: number }) => Promise<string>;
-  return enqueue(job.queue, job.name, job.data, delay > 0 ? { jobId: job.jobId, delay } : { jobId: job.jobId });
 }
 
 /** Whether any event awaits relaying (one index lookup, no transaction, no row lock). */
@@ -82,10 +72,13 @@ async function enqueueEventJobs(producer: Producer, events: readonly RelayableEv
   const wanted = events.filter((event) => event.hasSubscribers).map((event) => event.id);
   const internal = events.flatMap((event) => internalJobsFor(event));
   const delays = await delaysOf(mailThrottle, internal);
-  // Sent together: ioredis writes the commands back to back, so a batch costs about one round trip.
-  await Promise.all([
-    ...(wanted.length > 0 ? [producer.enqueue("events", "dispatch", { eventIds: wanted }, { jobId: dispatchJobId(wanted) })] : []),
-    ...internal.map((job, i) => enqueueInternal(producer, job, delays[i] ?? 0)),
+  // One pipeline: a batch's jobs are one socket write and one round trip, whatever their number.
+  await producer.enqueueAll([
+    ...(wanted.length > 0 ? [{ queue: "events" as const, name: "dispatch", data: { eventIds: wanted }, opts: { jobId: dispatchJobId(wanted) } }] : []),
+    ...internal.map((job, i) => {
+      const delay = delays[i] ?? 0;
+      return { queue: job.queue, name: job.name, data: job.data, opts: delay > 0 ? { jobId: job.jobId, delay } : { jobId: job.jobId } };
+    }),
   ]);
 }
 
