@@ -78,6 +78,7 @@ function rows(stages: [string, CountDelta, number][], services: string[]): (stri
     `**${d.sql.total!.roundTrips} / ${d.sql.total!.transactions}**`,
     `**${d.redis.total}**`,
     d.redis.scripts,
+    `**${d.redis.reads}**`,
     Object.entries(d.redis.byCommand)
       .slice(0, 6)
       .map(([c, v]) => `${c} ${v}`)
@@ -206,18 +207,26 @@ export async function costScenario(ctx: BenchContext): Promise<ScenarioResult> {
       ];
       for (const [label, d] of stages)
         ctx.log(
-          `  ${label}: SQL ${d.sql.total!.roundTrips} round trips / ${d.sql.total!.transactions} transactions, Redis ${d.redis.total} commands (${d.redis.scripts} scripts)`,
+          `  ${label}: SQL ${d.sql.total!.roundTrips} round trips / ${d.sql.total!.transactions} transactions, Redis ${d.redis.total} commands (${d.redis.scripts} scripts) in ${d.redis.reads} reads`,
         );
       const table: ReportTable = {
         title: "PostgreSQL round trips / transactions and Redis commands, per case file and per delivery",
-        head: ["Stage", ...services.map((s) => `${s} SQL`), "SQL total", "Redis commands", "of them scripts (EVALSHA)", "busiest Redis commands"],
+        head: [
+          "Stage",
+          ...services.map((s) => `${s} SQL`),
+          "SQL total",
+          "Redis commands",
+          "of them scripts (EVALSHA)",
+          "Redis reads (~ round trips)",
+          "busiest Redis commands",
+        ],
         rows: rows(stages, services),
       };
       return {
         id: "cost",
         title: "0. Cost: round trips per case file and per delivery",
         method: [
-          "Whole system in production mode (the dispatcher in development mode for the loopback receiver), DB_STATEMENT_METRICS=true: each service counts its PostgreSQL queries (round trips) and BEGINs (transactions); Redis: INFO commandstats of the private redis-server (commands run inside Lua scripts count under their own names, EVALSHA once per script call; the bench's own INFO left out). Each reading scrapes every service twice, so that what a scrape costs them (gauges read from Redis and PostgreSQL on scrape, cached 1 s) falls outside every interval.",
+          "Whole system in production mode (the dispatcher in development mode for the loopback receiver), DB_STATEMENT_METRICS=true: each service counts its PostgreSQL queries (round trips) and BEGINs (transactions); Redis: INFO commandstats of the private redis-server (commands run inside Lua scripts count under their own names, EVALSHA once per script call; the bench's own INFO left out), and its socket reads (INFO stats total_reads_processed, less one per INFO of the bench's own): about one per client round trip, since a pipeline's commands arrive in one write. Each reading scrapes every service twice, so that what a scrape costs them (gauges read from Redis and PostgreSQL on scrape, cached 1 s) falls outside every interval.",
           `${caseFiles} creates (the create scenario's request: 3 signers in two rounds, 2 PDFs, a cc), 4 at a time, until every creation job completed and the services went quiet; then each case file's round-0 signers sign (text), then the round-1 signer, until every case file is completed (sealed) and quiet; then ${events} events to ${SUBSCRIPTIONS} subscriptions.`,
           `The services' background over a quiet ${idleSeconds} s window (SQL ${idle.sql.total!.roundTrips} round trips, Redis ${idle.redis.total} commands: ${Object.entries(
             idle.redis.byCommand,

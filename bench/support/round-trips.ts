@@ -9,7 +9,9 @@ import type { BenchProcess } from "./services";
  * PostgreSQL: each service's own counters (`esign_db_round_trips`, `esign_db_transactions` on its
  * /metrics, with DB_STATEMENT_METRICS=true). Redis: `INFO commandstats` of the bench's private
  * redis-server (every client's commands, and the commands Lua scripts run count too, under their own
- * names; EVALSHA is the number of scripts called, each one round trip).
+ * names; EVALSHA is the number of scripts called) and `total_reads_processed`, the socket reads the
+ * server made: about one per client round trip (a pipeline's commands arrive in one write, so one read;
+ * a request over 16 KB takes several), the bench's own INFO calls taken out.
  */
 
 export interface SqlCounts {
@@ -38,14 +40,31 @@ export function parseCommandStats(info: string): Record<string, number> {
   return out;
 }
 
+/** A counter of `INFO stats`. */
+function statOf(info: string, name: string): number {
+  const m = new RegExp(`^${name}:(\\d+)`, "m").exec(info);
+  if (!m) throw new Error(`INFO stats has no ${name} (Redis 6 or newer needed)`);
+  return Number(m[1]);
+}
+
+/** A reading of `INFO stats commandstats`: calls by command, and under READS and CONNECTIONS the server's socket reads and connections so far. */
+export function parseRedisReading(info: string): Record<string, number> {
+  return { ...parseCommandStats(info), [READS]: statOf(info, "total_reads_processed"), [CONNECTIONS]: statOf(info, "total_connections_received") };
+}
+
+/** A reading of the server, in one INFO (two sections: Redis 7). */
 export async function redisCommandStats(redisUrl: string): Promise<Record<string, number>> {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
   try {
-    return parseCommandStats(await redis.info("commandstats"));
+    return parseRedisReading((await redis.call("INFO", "stats", "commandstats")) as string);
   } finally {
     redis.disconnect();
   }
 }
+
+/** The keys of the socket reads and the connections made in a reading (not command names: those are lower case). */
+export const READS = "READS";
+export const CONNECTIONS = "CONNECTIONS";
 
 /** Counts at one moment, read so that the reading's own cost falls between `end` and `start`. */
 export interface CountSnapshot {
@@ -80,8 +99,8 @@ export async function snapshot(procs: readonly BenchProcess[], metricsToken: str
 export interface CountDelta {
   /** Per service, and `total`. */
   sql: Record<string, SqlCounts>;
-  /** Calls by command, busiest first, and the sum. */
-  redis: { total: number; scripts: number; byCommand: Record<string, number> };
+  /** Calls by command, busiest first, and the sum; `reads`: the server's socket reads (about round trips). */
+  redis: { total: number; scripts: number; reads: number; byCommand: Record<string, number> };
   wallMs: number;
 }
 
@@ -104,14 +123,18 @@ export function countDelta(from: CountSnapshot, to: CountSnapshot, per: number):
   sql.total = { roundTrips: round2(total.roundTrips), transactions: round2(total.transactions) };
   const byCommand: Record<string, number> = {};
   for (const [cmd, calls] of Object.entries(after.redis)) {
-    if (OWN_COMMANDS.has(cmd)) continue;
+    if (OWN_COMMANDS.has(cmd) || cmd === READS || cmd === CONNECTIONS) continue;
     const d = (calls - (before.redis[cmd] ?? 0)) / per;
     if (d >= 0.005) byCommand[cmd] = round2(d);
   }
   const sorted = Object.fromEntries(Object.entries(byCommand).sort((x, y) => y[1] - x[1]));
   const sum = Object.values(byCommand).reduce((s, v) => s + v, 0);
   const scripts = (byCommand.evalsha ?? 0) + (byCommand.eval ?? 0) + (byCommand.fcall ?? 0);
-  return { sql, redis: { total: round2(sum), scripts: round2(scripts), byCommand: sorted }, wallMs: Math.round(wallMs) };
+  // The bench's own: each INFO (readings, quiet polls, ready checks) is a read, and each of its
+  // connections is closed, one read more (the services keep theirs open: new ones are the bench's).
+  const ownReads = (after.redis.info ?? 0) - (before.redis.info ?? 0) + (after.redis[CONNECTIONS] ?? 0) - (before.redis[CONNECTIONS] ?? 0);
+  const reads = ((after.redis[READS] ?? 0) - (before.redis[READS] ?? 0) - ownReads) / per;
+  return { sql, redis: { total: round2(sum), scripts: round2(scripts), reads: round2(reads), byCommand: sorted }, wallMs: Math.round(wallMs) };
 }
 
 const round2 = (v: number) => Math.round(v * 100) / 100;
