@@ -6,6 +6,7 @@ export { counterValue } from "./counter-value";
 export { LuaScript } from "./lua-script";
 export { MailThrottle, MailThrottled, withMailThrottle } from "./mail-throttle";
 export { Producer } from "./producer";
+export type { JobRequest } from "./producer";
 export { EnqueueBacklog } from "./enqueue-backlog";
 export type { EnqueueBacklogOptions, BacklogJobOptions } from "./enqueue-backlog";
 export { sweepOnReconnect } from "./reconnect-sweep";

@@ -6,7 +6,7 @@ import { jobCatalog, type JobData, type JobNames, type QueueName } from "@esign/
 export interface JobRequest {
   queue: QueueName;
   name: string;
-  data: object;
+  data: unknown;
   opts?: JobsOptions;
 }
 

@@ -1,5 +1,5 @@
 import type { JobData, JobNames } from "@esign/schema";
-import { DelayedError, type Job } from "@esign/queue";
+import { DelayedError, type Job, type JobRequest } from "@esign/queue";
 import type { WorkerContext } from "../context";
 
 /*
@@ -15,6 +15,11 @@ export const jobIds = {
   advanceAfterSignerExpired: (signerId: number) => `advance-signer-expired-${signerId}`,
   advanceSweep: (caseFileId: number) => `advance-sweep-${caseFileId}`,
 } as const;
+
+/** A casefile job to run at `at` (at once when `at` has passed), for a batch (Producer.enqueueAll). */
+export function casefileJobAt<N extends JobNames<"casefile">>(name: N, data: JobData<"casefile", N>, jobId: string, at: Date = new Date()): JobRequest {
+  return { queue: "casefile", name, data, opts: { jobId, delay: Math.max(0, at.getTime() - Date.now()) } };
+}
 
 /** Enqueues a casefile job to run at `at` (at once when `at` has passed). */
 export function enqueueAt<N extends JobNames<"casefile">>(

@@ -1,5 +1,6 @@
 import { sendJobId } from "@esign/schema";
 import type { WorkerContext } from "../context";
+import { casefileJobAt } from "./casefile-jobs";
 import { scheduleCaseFileTimers, type TimerSnapshot } from "./schedule-timers";
 
 /** A case file as its creation committed it: what its delayed jobs depend on. */
@@ -18,11 +19,11 @@ export async function ensureCreatedScheduled(ctx: WorkerContext, creationJobId: 
     created?.caseFile ??
     (await ctx.db.caseFile.findUnique({ where: { creationJobId }, select: { id: true, status: true, activate: true, sendAt: true, expireAt: true } }));
   if (!cf) return;
-  if (cf.status === 0 && cf.activate && cf.sendAt) await scheduleSend(ctx, cf.id, cf.sendAt);
-  await scheduleCaseFileTimers(ctx, cf.id, new Date(), created);
+  // The send at sendAt and the timers in one pipeline.
+  const send = cf.status === 0 && cf.activate && cf.sendAt ? [casefileJobAt("send", { caseFileId: cf.id }, sendJobId(cf.id), cf.sendAt)] : [];
+  await scheduleCaseFileTimers(ctx, cf.id, new Date(), created, send);
 }
 
 export async function scheduleSend(ctx: WorkerContext, caseFileId: number, sendAt: Date): Promise<void> {
-  const delay = Math.max(0, sendAt.getTime() - Date.now());
-  await ctx.producer.enqueue("casefile", "send", { caseFileId }, { jobId: sendJobId(caseFileId), delay });
+  await ctx.producer.enqueueAll([casefileJobAt("send", { caseFileId }, sendJobId(caseFileId), sendAt)]);
 }

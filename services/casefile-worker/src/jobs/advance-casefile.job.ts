@@ -1,7 +1,7 @@
 import { CASEFILE_STATUS, type JobData } from "@esign/schema";
 import type { WorkerContext } from "../context";
 import { advanceCaseFile } from "../domain/advance-casefile";
-import { enqueueAt, jobIds } from "../domain/casefile-jobs";
+import { casefileJobAt, jobIds } from "../domain/casefile-jobs";
 import { scheduleCaseFileTimers } from "../domain/schedule-timers";
 
 /**
@@ -15,7 +15,8 @@ export async function advanceCaseFileJob(ctx: WorkerContext, data: JobData<"case
   if (outcome.kind === "pending" && outcome.activated.length > 0) ctx.logger.info("signers activated", { caseFileId, signerIds: outcome.activated });
   if (outcome.kind === "signed") ctx.logger.info("case file signed by everyone", { caseFileId });
   if (!state) return;
-  // The state as committed (a retry after a failed enqueue finds it signed and only enqueues).
-  if (state.caseFile.status === CASEFILE_STATUS.signed) await enqueueAt(ctx, "finalize", { caseFileId }, jobIds.finalize(caseFileId));
-  await scheduleCaseFileTimers(ctx, caseFileId, new Date(), state);
+  // The state as committed (a retry after a failed enqueue finds it signed and only enqueues); the
+  // finalize job and the timers go in one pipeline.
+  const finalize = state.caseFile.status === CASEFILE_STATUS.signed ? [casefileJobAt("finalize", { caseFileId }, jobIds.finalize(caseFileId))] : [];
+  await scheduleCaseFileTimers(ctx, caseFileId, new Date(), state, finalize);
 }
