@@ -101,19 +101,42 @@ export function subscribedEventsIn(cte: string) {
  * and that index holds an entry for every event marked since the last vacuum: 0.51 ms a call on
  * average over a bench run, against 0.07 ms by key (bench/README.md round 11).
  *
+ * The ids are a list of parameters, `id IN ($1, ..., $n)`, n a power of two (markRelayedArgs), not
+ * one array: against `= ANY($1)` PostgreSQL's generic plan assumes ten elements, so the custom plan
+ * of every call looked cheaper and the statement was planned at each of them (pg_stat_statements
+ * over a bench run: 107 us of planning a call, as much as its execution; bench/README.md round 15).
+ * With a fixed list the generic plan costs the same, and after five calls it is kept.
+ *
  * Locks: the events' rows, by the UPDATE, until the statement commits (it runs alone); a relay's
  * claim of the same rows is waited for, and then they are found relayed. Commits without waiting for
  * the disk (commitsWithoutWaitingForDisk).
  */
 export const markEventsRelayedSql = defineStatement(
   "mark-events-relayed",
-  { ids: ["00000000-0000-4000-8000-000000000000"] },
-  ({ ids }) =>
+  { events: [{ id: "00000000-0000-4000-8000-000000000000" }] },
+  ({ events }) =>
     qb
       .updateTable("Event")
       .set((eb) => ({ relayedAt: eb.fn.coalesce("relayedAt", eb.fn<Date>("clock_timestamp")) }))
-      .where("id", "=", anyOf(ids, "uuid"))
+      .where(
+        "id",
+        "in",
+        events.map((e) => e.id),
+      )
       // Lost in a crash, the events are published again under the same job ids: no wait for the disk.
       .where(commitsWithoutWaitingForDisk),
   { reuse: "shape" },
 );
+
+/**
+ * markEventsRelayedSql's arguments for `ids` (at least one): the list padded to a power of two, at
+ * least 4, by repeating its last id, so that a few statement shapes (each a prepared statement with
+ * its generic plan) serve every count. A repeated id in an IN list matches its row once.
+ */
+export function markRelayedArgs(ids: readonly string[]): { events: { id: string }[] } {
+  const last = ids.at(-1);
+  if (last === undefined) throw new Error("markRelayedArgs: no ids");
+  let size = 4;
+  while (size < ids.length) size *= 2;
+  return { events: Array.from({ length: size }, (_, i) => ({ id: ids[i] ?? last })) };
+}

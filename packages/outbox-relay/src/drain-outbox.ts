@@ -2,7 +2,7 @@ import { run, runOne, sqlPool, withSqlTransaction, type Db } from "@esign/db";
 import type { MailThrottle, Producer } from "@esign/queue";
 import { internalJobsFor } from "@esign/schema";
 import { dispatchJobId } from "@esign/webhooks";
-import { claimOutboxBatchSql, hasUnrelayedEventsSql, markEventsRelayedSql } from "./drain-outbox.sql";
+import { claimOutboxBatchSql, hasUnrelayedEventsSql, markEventsRelayedSql, markRelayedArgs } from "./drain-outbox.sql";
 import { delaysOf } from "./held-requests";
 
 export const RELAY_BATCH_SIZE = 100;
@@ -97,5 +97,5 @@ export async function publishCommittedEvents(db: Db, producer: Producer, events:
   const own = events.filter((e) => !e.hasSubscribers);
   if (own.length === 0) return;
   await enqueueEventJobs(producer, own, mailThrottle);
-  await run(sqlPool(db), markEventsRelayedSql, { ids: own.map((e) => e.id) });
+  await run(sqlPool(db), markEventsRelayedSql, markRelayedArgs(own.map((e) => e.id)));
 }

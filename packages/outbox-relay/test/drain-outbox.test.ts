@@ -1,12 +1,12 @@
 import { Redis } from "ioredis";
-import { Client } from "pg";
+import { Client, Pool } from "pg";
 import { emitEvent, notifyOutboxIfAnyUnrelayed, OUTBOX_CHANNEL, qb, runCompiled, serializedEventInsert, serializeEvents } from "@esign/db";
 import { createRedis, MailThrottle, Producer } from "@esign/queue";
 import { signerEvent } from "@esign/schema";
 import { dispatchJobId } from "@esign/webhooks";
 import { drainOutboxBatch } from "../src/drain-outbox";
-import { claimOutboxBatchSql, markEventsRelayedSql, relayedUnlessSubscribed } from "../src/drain-outbox.sql";
-import { run, sqlPool } from "@esign/db";
+import { claimOutboxBatchSql, markEventsRelayedSql, markRelayedArgs, relayedUnlessSubscribed } from "../src/drain-outbox.sql";
+import { prepareStatements, run, sqlPool } from "@esign/db";
 import { createWorld, type World } from "../../../test/support/webhook-world";
 
 // No dispatcher runs on this world: every drain here is the test's own.
@@ -106,14 +106,14 @@ describe("drainOutboxBatch", () => {
   });
 
   it("marks published events by key alone, in the plan a prepared statement keeps (not through the unrelayed events' index, which holds every event marked since the last vacuum)", async () => {
-    const mark = markEventsRelayedSql.compile({ ids: ["00000000-0000-4000-8000-000000000000"] });
+    const mark = markEventsRelayedSql.compile(markRelayedArgs(["00000000-0000-4000-8000-000000000000"]));
     const plan = await world.db.$transaction(async (tx) => {
       await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
       // node-postgres names its statements: after five runs PostgreSQL keeps a generic plan.
       await tx.$executeRawUnsafe("SET LOCAL plan_cache_mode = force_generic_plan");
       await tx.$executeRawUnsafe(`PREPARE mark_plan_test AS ${mark.sql}`);
       const rows = await tx.$queryRawUnsafe<{ "QUERY PLAN": unknown }[]>(
-        `EXPLAIN (FORMAT JSON) EXECUTE mark_plan_test('{00000000-0000-4000-8000-000000000000}')`,
+        `EXPLAIN (FORMAT JSON) EXECUTE mark_plan_test(${mark.parameters.map((p) => `'${String(p)}'`).join(", ")})`,
       );
       await tx.$executeRawUnsafe("DEALLOCATE mark_plan_test");
       return JSON.stringify(rows[0]?.["QUERY PLAN"]);
@@ -122,12 +122,37 @@ describe("drainOutboxBatch", () => {
     expect(plan).not.toContain("Event_unrelayed_seq_idx");
   });
 
+  it("marks with a plan PostgreSQL keeps: after five calls of a shape, no call is planned again", async () => {
+    const customer = await world.customer();
+    const ids = await world.emitMany(customer.customerId, 3);
+    // One connection, so that its prepared statements are the ones the calls used.
+    const pool = new Pool({ connectionString: world.databaseUrl, max: 1 });
+    prepareStatements(pool);
+    try {
+      for (let i = 0; i < 8; i++) await run(pool, markEventsRelayedSql, markRelayedArgs(ids.slice(0, 1 + (i % 3))));
+      const { rows } = await pool.query<{ generic_plans: string; custom_plans: string }>(
+        `SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE 'update "Event" set "relayedAt"%'`,
+      );
+      // One, two and three ids share the shape of four: one statement, planned five times, then kept.
+      expect(rows).toEqual([{ generic_plans: "3", custom_plans: "5" }]);
+    } finally {
+      await pool.end();
+    }
+    expect((await relayedAt(ids)).every((at) => at !== null)).toBe(true);
+  });
+
+  it("pads the ids to a power of two of at least four with the last one", () => {
+    expect(markRelayedArgs(["a"]).events.map((e) => e.id)).toEqual(["a", "a", "a", "a"]);
+    expect(markRelayedArgs(["a", "b", "c", "d", "e"]).events.map((e) => e.id)).toEqual(["a", "b", "c", "d", "e", "e", "e", "e"]);
+    expect(() => markRelayedArgs([])).toThrow("no ids");
+  });
+
   it("marks published events relayed and leaves the time of one a relay claimed first", async () => {
     const customer = await world.customer();
     const [claimedFirst, published] = await world.emitMany(customer.customerId, 2);
     const relayTime = new Date("2026-01-02T03:04:05.000Z");
     await world.db.event.update({ where: { id: claimedFirst! }, data: { relayedAt: relayTime } });
-    await run(sqlPool(world.db), markEventsRelayedSql, { ids: [claimedFirst!, published!] });
+    await run(sqlPool(world.db), markEventsRelayedSql, markRelayedArgs([claimedFirst!, published!]));
     const [first, second] = await relayedAt([claimedFirst!, published!]);
     expect(first?.toISOString()).toBe(relayTime.toISOString());
     expect(second).toBeInstanceOf(Date);
