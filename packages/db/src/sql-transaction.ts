@@ -22,6 +22,15 @@ export interface SqlTransactionOptions<R extends QueryResultRow = QueryResultRow
    * read, as the notifier's message (a lock, then the signer).
    */
   firstRead?: FirstRead<R>;
+  /**
+   * Every prepared statement of the transaction runs its generic plan (SET LOCAL plan_cache_mode),
+   * planned once per connection instead of at each call. For transactions whose statements look rows
+   * up by key and insert from arrays: with an array parameter (unnest, = ANY) PostgreSQL's generic plan
+   * assumes 10-100 elements, so a call with one or two always found its own plan cheaper and was
+   * planned again (the notifier's message insert: 212 us of planning a call, more than its execution;
+   * bench/README.md round 15). Not for a statement whose best plan depends on its values.
+   */
+  genericPlans?: boolean;
 }
 
 /**
@@ -50,6 +59,7 @@ export async function withSqlTransaction<T, R extends QueryResultRow = QueryResu
     // One round trip for all of them (simple query protocol); the setting ends with the transaction.
     const statements = ["BEGIN"];
     if (idle !== undefined) statements.push(`SET LOCAL idle_in_transaction_session_timeout = ${Math.max(1, Math.trunc(idle))}`);
+    if (options.genericPlans === true) statements.push("SET LOCAL plan_cache_mode = force_generic_plan");
     if (options.opening !== undefined) {
       // The simple query protocol has no parameters: a value would have to be pasted in.
       if (options.opening.parameters.length > 0) throw new Error("a transaction's opening statement takes no parameters");

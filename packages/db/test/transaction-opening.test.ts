@@ -83,3 +83,37 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promi
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+describe("generic plans for a transaction (genericPlans)", () => {
+  // A statement whose custom plan always looks cheaper than its generic one: an array parameter.
+  const byIds = { name: `generic_plan_test_${process.pid}`, text: "SELECT count(*)::int AS n FROM pg_class WHERE oid = ANY($1::oid[])" };
+  const plansOf = async (client: { query: Pool["query"] }) =>
+    (
+      await client.query<{ generic_plans: string; custom_plans: string }>("SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = $1", [
+        byIds.name,
+      ])
+    ).rows[0];
+
+  it("runs the transaction's prepared statements on their generic plan, and leaves the connection's setting as it was", async () => {
+    const one = new Pool({ connectionString: process.env.DATABASE_URL, max: 1 });
+    try {
+      // Outside: a custom plan at every call, however many calls.
+      for (let i = 0; i < 7; i++) await one.query({ ...byIds, values: [[1, 2]] });
+      expect(await plansOf(one)).toEqual({ generic_plans: "0", custom_plans: "7" });
+      await withSqlTransaction(
+        one,
+        async (client) => {
+          for (let i = 0; i < 3; i++) await client.query({ ...byIds, values: [[1, 2]] });
+        },
+        { genericPlans: true },
+      );
+      expect(await plansOf(one)).toEqual({ generic_plans: "3", custom_plans: "7" });
+      // SET LOCAL: gone with the commit.
+      expect((await one.query<{ plan_cache_mode: string }>("SHOW plan_cache_mode")).rows[0]?.plan_cache_mode).toBe("auto");
+      await one.query({ ...byIds, values: [[1, 2]] });
+      expect(await plansOf(one)).toEqual({ generic_plans: "3", custom_plans: "8" });
+    } finally {
+      await one.end();
+    }
+  });
+});

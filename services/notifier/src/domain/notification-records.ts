@@ -46,14 +46,15 @@ export function withMessageLock<T, R extends Record<string, unknown>>(
 ): Promise<T> {
   const opening = advisoryXactLockOpening(LOCK_NAMESPACE, dedupeKey);
   const idleTimeoutMs = SEND_TX_OPTIONS.timeout;
-  if (opening) return withSqlTransaction(sqlPool(db), fn, { idleTimeoutMs, opening, firstRead: read });
+  // Its statements find rows by key and insert from arrays: generic plans (withSqlTransaction).
+  if (opening) return withSqlTransaction(sqlPool(db), fn, { idleTimeoutMs, opening, firstRead: read, genericPlans: true });
   return withSqlTransaction(
     sqlPool(db),
     async (client) => {
       await run(client, advisoryXactLock, { namespace: LOCK_NAMESPACE, key: dedupeKey });
       return fn(client, await runCompiled(client, read.query, read.repeats));
     },
-    { idleTimeoutMs },
+    { idleTimeoutMs, genericPlans: true },
   );
 }
 
