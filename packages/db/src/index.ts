@@ -48,6 +48,7 @@ export { firstRead } from "./typed-sql/read-after-opening";
 export type { FirstRead } from "./typed-sql/read-after-opening";
 export { violatesUnique } from "./pg-errors";
 export { prepareStatements } from "./typed-sql/prepared";
+export { keyList, keysOf } from "./typed-sql/key-list";
 export type { SqlRunner } from "./typed-sql/run";
 export {
   anyOf,

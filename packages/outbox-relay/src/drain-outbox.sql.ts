@@ -4,6 +4,8 @@ import {
   commitsWithoutWaitingForDisk,
   cteRows,
   defineStatement,
+  keyList,
+  keysOf,
   literalInt,
   qb,
   type DB,
@@ -45,8 +47,9 @@ export const hasUnrelayedEventsSql = defineStatement(
 /**
  * Claims the oldest unrelayed events and marks them relayed (FOR UPDATE SKIP LOCKED, so replicas
  * take disjoint batches; the claimed ids are then looked up by key, never by a scan of every event),
- * answering each with whether any subscription matches it now. Without
- * parameters (the batch size is a literal): it rides with BEGIN in one round trip.
+ * answering each with whether any subscription matches it now. It rides with BEGIN in one round
+ * trip as the transaction's first read (withSqlTransaction's firstRead), a prepared statement whose
+ * plan PostgreSQL keeps.
  *
  * Locks: the claimed Event rows (FOR UPDATE SKIP LOCKED, then the UPDATE's) until the drain's
  * transaction commits, after its jobs are in Redis: another relay skips them rather than wait, and
@@ -101,11 +104,8 @@ export function subscribedEventsIn(cte: string) {
  * and that index holds an entry for every event marked since the last vacuum: 0.51 ms a call on
  * average over a bench run, against 0.07 ms by key (bench/README.md round 11).
  *
- * The ids are a list of parameters, `id IN ($1, ..., $n)`, n a power of two (markRelayedArgs), not
- * one array: against `= ANY($1)` PostgreSQL's generic plan assumes ten elements, so the custom plan
- * of every call looked cheaper and the statement was planned at each of them (pg_stat_statements
- * over a bench run: 107 us of planning a call, as much as its execution; bench/README.md round 15).
- * With a fixed list the generic plan costs the same, and after five calls it is kept.
+ * The ids are a list of parameters (keyList), so that PostgreSQL keeps the statement's generic plan
+ * instead of planning every call.
  *
  * Locks: the events' rows, by the UPDATE, until the statement commits (it runs alone); a relay's
  * claim of the same rows is waited for, and then they are found relayed. Commits without waiting for
@@ -113,30 +113,16 @@ export function subscribedEventsIn(cte: string) {
  */
 export const markEventsRelayedSql = defineStatement(
   "mark-events-relayed",
-  { events: [{ id: "00000000-0000-4000-8000-000000000000" }] },
+  { events: keyList(["00000000-0000-4000-8000-000000000000"]) },
   ({ events }) =>
     qb
       .updateTable("Event")
       .set((eb) => ({ relayedAt: eb.fn.coalesce("relayedAt", eb.fn<Date>("clock_timestamp")) }))
-      .where(
-        "id",
-        "in",
-        events.map((e) => e.id),
-      )
+      .where("id", "in", keysOf(events))
       // Lost in a crash, the events are published again under the same job ids: no wait for the disk.
       .where(commitsWithoutWaitingForDisk),
   { reuse: "shape" },
 );
 
-/**
- * markEventsRelayedSql's arguments for `ids` (at least one): the list padded to a power of two, at
- * least 4, by repeating its last id, so that a few statement shapes (each a prepared statement with
- * its generic plan) serve every count. A repeated id in an IN list matches its row once.
- */
-export function markRelayedArgs(ids: readonly string[]): { events: { id: string }[] } {
-  const last = ids.at(-1);
-  if (last === undefined) throw new Error("markRelayedArgs: no ids");
-  let size = 4;
-  while (size < ids.length) size *= 2;
-  return { events: Array.from({ length: size }, (_, i) => ({ id: ids[i] ?? last })) };
-}
+/** markEventsRelayedSql's arguments for `ids` (at least one). */
+export const markRelayedArgs = (ids: readonly string[]) => ({ events: keyList(ids) });

@@ -1,4 +1,4 @@
-import { run, runOne, sqlPool, withSqlTransaction, type Db } from "@esign/db";
+import { firstRead, run, runOne, sqlPool, withSqlTransaction, type Db } from "@esign/db";
 import type { MailThrottle, Producer } from "@esign/queue";
 import { internalJobsFor } from "@esign/schema";
 import { dispatchJobId } from "@esign/webhooks";
@@ -41,8 +41,9 @@ export async function drainOutboxBatch(db: Db, producer: Producer, batchSize = R
   // trips: the claim travels with BEGIN and marks the rows relayed at once (uncommitted until the
   // jobs are in Redis), the commit goes alone. Under load the relay drains every few events, and
   // each round trip waits its turn on a busy event loop: at 400 events/s most of an event's way to
-  // the receiver was spent here (bench/README.md).
-  const claim = claimOutboxBatchSql.compile({ batchSize });
+  // the receiver was spent here (bench/README.md). The claim goes as BEGIN's first read, a prepared
+  // statement: pasted into the opening's text it was planned at every drain (202 us of PostgreSQL's
+  // CPU a drain over a dispatch bench run, pg_stat_statements; bench/README.md round 15).
   return withSqlTransaction<number, RelayableEvent>(
     sqlPool(db),
     async (_client, claimed) => {
@@ -51,7 +52,7 @@ export async function drainOutboxBatch(db: Db, producer: Producer, batchSize = R
       return claimed.length;
       // Fail-fast Redis keeps this short; the limit only bounds a stuck transaction holding row locks.
     },
-    { idleTimeoutMs: RELAY_TRANSACTION_LIMIT_MS, opening: claim },
+    { idleTimeoutMs: RELAY_TRANSACTION_LIMIT_MS, firstRead: firstRead(claimOutboxBatchSql, { batchSize }) },
   );
 }
 

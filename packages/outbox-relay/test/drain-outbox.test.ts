@@ -1,12 +1,13 @@
 import { Redis } from "ioredis";
-import { Client, Pool } from "pg";
+import { Client } from "pg";
 import { emitEvent, notifyOutboxIfAnyUnrelayed, OUTBOX_CHANNEL, qb, runCompiled, serializedEventInsert, serializeEvents } from "@esign/db";
 import { createRedis, MailThrottle, Producer } from "@esign/queue";
 import { signerEvent } from "@esign/schema";
 import { dispatchJobId } from "@esign/webhooks";
 import { drainOutboxBatch } from "../src/drain-outbox";
 import { claimOutboxBatchSql, markEventsRelayedSql, markRelayedArgs, relayedUnlessSubscribed } from "../src/drain-outbox.sql";
-import { prepareStatements, run, sqlPool } from "@esign/db";
+import { run, sqlPool } from "@esign/db";
+import { planCounts } from "../../../test/support/plan-cache";
 import { createWorld, type World } from "../../../test/support/webhook-world";
 
 // No dispatcher runs on this world: every drain here is the test's own.
@@ -125,26 +126,12 @@ describe("drainOutboxBatch", () => {
   it("marks with a plan PostgreSQL keeps: after five calls of a shape, no call is planned again", async () => {
     const customer = await world.customer();
     const ids = await world.emitMany(customer.customerId, 3);
-    // One connection, so that its prepared statements are the ones the calls used.
-    const pool = new Pool({ connectionString: world.databaseUrl, max: 1 });
-    prepareStatements(pool);
-    try {
+    const plans = await planCounts(world.databaseUrl, 'update "Event" set "relayedAt"', async (pool) => {
       for (let i = 0; i < 8; i++) await run(pool, markEventsRelayedSql, markRelayedArgs(ids.slice(0, 1 + (i % 3))));
-      const { rows } = await pool.query<{ generic_plans: string; custom_plans: string }>(
-        `SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE 'update "Event" set "relayedAt"%'`,
-      );
-      // One, two and three ids share the shape of four: one statement, planned five times, then kept.
-      expect(rows).toEqual([{ generic_plans: "3", custom_plans: "5" }]);
-    } finally {
-      await pool.end();
-    }
+    });
+    // One, two and three ids share the shape of four: one statement, planned five times, then kept.
+    expect(plans).toEqual([{ generic_plans: "3", custom_plans: "5" }]);
     expect((await relayedAt(ids)).every((at) => at !== null)).toBe(true);
-  });
-
-  it("pads the ids to a power of two of at least four with the last one", () => {
-    expect(markRelayedArgs(["a"]).events.map((e) => e.id)).toEqual(["a", "a", "a", "a"]);
-    expect(markRelayedArgs(["a", "b", "c", "d", "e"]).events.map((e) => e.id)).toEqual(["a", "b", "c", "d", "e", "e", "e", "e"]);
-    expect(() => markRelayedArgs([])).toThrow("no ids");
   });
 
   it("marks published events relayed and leaves the time of one a relay claimed first", async () => {

@@ -1,4 +1,4 @@
-import { run, sqlPool, type Db, type Prisma } from "@esign/db";
+import { keyList, run, sqlPool, type Db, type Prisma } from "@esign/db";
 import type { DispatcherContext } from "../context";
 import { Coalescer } from "./coalesce";
 import { fanOutAndLoadSql, loadAttemptsSql } from "./attempt-rows.sql";
@@ -75,7 +75,7 @@ export async function fanOutAndLoad(
   pendingState: string,
   now: Date,
 ): Promise<Map<string, FannedOutEvent>> {
-  const rows = (await run(sqlPool(ctx.db), fanOutAndLoadSql, { eventIds, pendingState, now })) as ((
+  const rows = (await run(sqlPool(ctx.db), fanOutAndLoadSql, { events: keyList(eventIds), pendingState, now })) as ((
     | AttemptRow
     | (Partial<AttemptRow> & { deliveryId: null })
   ) & { eventRowId: string; eventType: string })[];
