@@ -100,6 +100,8 @@ async function main(): Promise<void> {
     ...[here, ...against.map((d) => path.resolve(d))].map((dir) => ({ dir, label: commitOf(dir), env: {} })),
     ...variantsOf(variantSpec, here, commitOf(here)),
   ];
+  // Two checkouts of one commit (a control arm) would share a label, and so their figures: tell them apart by folder.
+  for (const tree of trees) if (trees.some((t) => t !== tree && t.label === tree.label)) tree.label = `${tree.label}@${path.basename(tree.dir)}`;
   const base = baseDir ? trees.find((t) => t.dir === path.resolve(baseDir)) : trees[0];
   if (!base) throw new Error(`--base ${baseDir} is neither this checkout nor one of --against`);
   const redis = await startPrivateRedis();
