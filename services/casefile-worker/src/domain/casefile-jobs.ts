@@ -16,9 +16,12 @@ export const jobIds = {
   advanceSweep: (caseFileId: number) => `advance-sweep-${caseFileId}`,
 } as const;
 
+/** A job's options to run at `at` (at once when `at` has passed). */
+const runAt = (jobId: string, at: Date) => ({ jobId, delay: Math.max(0, at.getTime() - Date.now()) });
+
 /** A casefile job to run at `at` (at once when `at` has passed), for a batch (Producer.enqueueAll). */
 export function casefileJobAt<N extends JobNames<"casefile">>(name: N, data: JobData<"casefile", N>, jobId: string, at: Date = new Date()): JobRequest {
-  return { queue: "casefile", name, data, opts: { jobId, delay: Math.max(0, at.getTime() - Date.now()) } };
+  return { queue: "casefile", name, data, opts: runAt(jobId, at) };
 }
 
 /** Enqueues a casefile job to run at `at` (at once when `at` has passed). */
@@ -29,7 +32,7 @@ export function enqueueAt<N extends JobNames<"casefile">>(
   jobId: string,
   at: Date = new Date(),
 ): Promise<string> {
-  return ctx.producer.enqueue("casefile", name, data, { jobId, delay: Math.max(0, at.getTime() - Date.now()) });
+  return ctx.producer.enqueue("casefile", name, data, runAt(jobId, at));
 }
 
 /** Puts the running job back to sleep until `at`, keeping its id and not counting an attempt. */

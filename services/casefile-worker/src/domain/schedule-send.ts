@@ -1,6 +1,6 @@
 import { sendJobId } from "@esign/schema";
 import type { WorkerContext } from "../context";
-import { casefileJobAt } from "./casefile-jobs";
+import { casefileJobAt, enqueueAt } from "./casefile-jobs";
 import { scheduleCaseFileTimers, type TimerSnapshot } from "./schedule-timers";
 
 /** A case file as its creation committed it: what its delayed jobs depend on. */
@@ -25,5 +25,5 @@ export async function ensureCreatedScheduled(ctx: WorkerContext, creationJobId: 
 }
 
 export async function scheduleSend(ctx: WorkerContext, caseFileId: number, sendAt: Date): Promise<void> {
-  await ctx.producer.enqueueAll([casefileJobAt("send", { caseFileId }, sendJobId(caseFileId), sendAt)]);
+  await enqueueAt(ctx, "send", { caseFileId }, sendJobId(caseFileId), sendAt);
 }
