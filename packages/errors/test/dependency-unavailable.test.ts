@@ -73,12 +73,23 @@ describe("unavailableDependency", () => {
   it("names PostgreSQL for a transaction that could not start in time (no connection: as through PgBouncer while PostgreSQL restarts)", async () => {
     const db = createPrisma(databaseUrl, 1);
     try {
+      // The one connection is held until the second transaction has given up. Wait for the holder to be
+      // inside rather than a fixed pause: on a loaded machine its first query took longer than 100 ms,
+      // the second transaction got the connection, and release() (still the no-op) left the holder
+      // waiting for ever (a 60 s time-out in a local run, 2026-11-27).
       let release: () => void = () => undefined;
-      const held = db.$transaction(async (tx) => {
-        await tx.customer.findFirst();
-        await new Promise<void>((r) => (release = r));
-      });
-      await new Promise((r) => setTimeout(r, 100));
+      let entered: () => void = () => undefined;
+      const inside = new Promise<void>((r) => (entered = r));
+      const held = db.$transaction(
+        async (tx) => {
+          await tx.customer.findFirst();
+          const done = new Promise<void>((r) => (release = r));
+          entered();
+          await done;
+        },
+        { timeout: 30_000 },
+      );
+      await inside;
       const err = await caught(() => db.$transaction(async (tx) => tx.customer.findFirst(), { maxWait: 200 }));
       release();
       await held;
