@@ -3,7 +3,7 @@ export { libPdfSigner } from "./seal-key";
 export { LocalSealKey } from "./local-seal-key";
 export { loadP12SealKey } from "./load-seal-key";
 export { createDevelopmentSealP12, ensureDevelopmentSeal, DEVELOPMENT_SEAL_PASSWORD } from "./pki/development-seal";
-export { readP12, writeP12, P12Error, type P12Contents } from "./pki/p12";
+export { readP12, writeP12, P12Error, STRONG_P12, type P12Contents, type P12Protection } from "./pki/p12";
 export {
   EXT_KEY_USAGE,
   certificateDer,

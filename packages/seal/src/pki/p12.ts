@@ -83,8 +83,28 @@ async function decryptKeyBag(bag: pkijs.PKCS8ShroudedKeyBag, password: ArrayBuff
   }
 }
 
-/** Writes key and certificates (signer first) as OpenSSL 3 does: PBES2 AES-256-CBC, PBKDF2 and MAC over SHA-256. */
-export async function writeP12(privateKey: webcrypto.CryptoKey, certificates: readonly pkijs.Certificate[], password: string): Promise<Uint8Array> {
+/**
+ * How hard a P12's password is made to guess: the iterations of the key's PBKDF2 and of the MAC's
+ * PKCS#12 key derivation. Reading pays both at every process start, and the MAC's derivation runs in
+ * JavaScript (pkijs): at 100,000 iterations reading one took ~400 ms of CPU, most of a worker's start.
+ */
+export interface P12Protection {
+  iterations: number;
+}
+
+/** For a password that protects something: a guess costs as much as 100,000 rounds of each derivation. */
+export const STRONG_P12: P12Protection = { iterations: 100_000 };
+
+/**
+ * Writes key and certificates (signer first) as OpenSSL 3 does: PBES2 AES-256-CBC, PBKDF2 and MAC over
+ * SHA-256, with `protection.iterations` for both (OpenSSL 3's own default is 2,048).
+ */
+export async function writeP12(
+  privateKey: webcrypto.CryptoKey,
+  certificates: readonly pkijs.Certificate[],
+  password: string,
+  protection: P12Protection = STRONG_P12,
+): Promise<Uint8Array> {
   const pw = passwordBytes(password);
   const pkcs8 = await webcrypto.subtle.exportKey("pkcs8", privateKey);
   const keyInfo = new pkijs.PrivateKeyInfo({ schema: asn1js.fromBER(pkcs8).result });
@@ -93,7 +113,7 @@ export async function writeP12(privateKey: webcrypto.CryptoKey, certificates: re
     password: pw,
     contentEncryptionAlgorithm: { name: "AES-CBC", length: 256 } as webcrypto.AesKeyGenParams,
     hmacHashAlgorithm: "SHA-256",
-    iterationCount: 100_000,
+    iterationCount: protection.iterations,
   });
   const bags = [
     new pkijs.SafeBag({ bagId: BAG.shroudedKeyBag, bagValue: keyBag }),
@@ -108,6 +128,6 @@ export async function writeP12(privateKey: webcrypto.CryptoKey, certificates: re
     },
   });
   await pfx.parsedValue!.authenticatedSafe!.makeInternalValues({ safeContents: [{}] });
-  await pfx.makeInternalValues({ password: pw, iterations: 100_000, pbkdf2HashAlgorithm: "SHA-256", hmacHashAlgorithm: "SHA-256" });
+  await pfx.makeInternalValues({ password: pw, iterations: protection.iterations, pbkdf2HashAlgorithm: "SHA-256", hmacHashAlgorithm: "SHA-256" });
   return new Uint8Array(pfx.toSchema().toBER(false));
 }
