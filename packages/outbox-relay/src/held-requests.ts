@@ -7,6 +7,8 @@ import type { InternalJob } from "@esign/schema";
  * requests, is added delayed to its place in the line: the notifier fetches it when it is due,
  * instead of fetching it now only to hold it back (a fetch, a Redis read and a re-delay per request,
  * the notifier's main cost for a customer over its limit: issue 25). One script per customer per drain.
+ * A request published again (same job id) keeps the place it was given: the line is not lengthened
+ * by requests it already holds.
  */
 export async function delaysOf(throttle: MailThrottle | undefined, jobs: readonly InternalJob[]): Promise<number[]> {
   const delays = new Array<number>(jobs.length).fill(0);
@@ -20,7 +22,14 @@ export async function delaysOf(throttle: MailThrottle | undefined, jobs: readonl
   });
   await Promise.all(
     [...byCustomer].map(async ([customerId, indexes]) => {
-      const places = await throttle.placesFor(customerId, indexes.length);
+      // The jobs' ids (derived from their events) keep a request's place when the same events are
+      // published again: the creation job and the relay's poll meeting on them, or a retried drain.
+      const places = await throttle.placesFor(
+        customerId,
+        indexes.length,
+        true,
+        indexes.map((i) => jobs[i]!.jobId),
+      );
       indexes.forEach((jobIndex, k) => {
         delays[jobIndex] = places[k] ?? 0;
       });

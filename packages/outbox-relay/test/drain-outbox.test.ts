@@ -4,7 +4,7 @@ import { emitEvent, notifyOutboxIfAnyUnrelayed, OUTBOX_CHANNEL, qb, runCompiled,
 import { createRedis, MailThrottle, Producer } from "@esign/queue";
 import { signerEvent } from "@esign/schema";
 import { dispatchJobId } from "@esign/webhooks";
-import { drainOutboxBatch } from "../src/drain-outbox";
+import { drainOutboxBatch, publishCommittedEvents } from "../src/drain-outbox";
 import { claimOutboxBatchSql, markEventsRelayedSql, markRelayedArgs, relayedUnlessSubscribed } from "../src/drain-outbox.sql";
 import { run, sqlPool } from "@esign/db";
 import { planCounts } from "../../../test/support/plan-cache";
@@ -86,6 +86,38 @@ describe("drainOutboxBatch", () => {
     const other = await notifications.getJob(`request-${freeId}`);
     expect(other?.opts.delay ?? 0).toBe(0);
     expect(await other?.getState()).toBe("waiting");
+    redis.disconnect();
+  });
+
+  it("a held-back customer's requests published by their writer and relayed again by the poll keep their places: the line does not grow", async () => {
+    const held = await world.customer();
+    const redis = createRedis(world.redisUrl, "worker");
+    const throttle = new MailThrottle(redis, world.queuePrefix, 2);
+    await throttle.take(held.customerId);
+    await throttle.take(held.customerId);
+    const payloads = [301, 302].map((signerId) => signerEvent({ id: 1, customerId: held.customerId }, 1, signerId, "sign.signer.requestActivated"));
+    const ids = await Promise.all(payloads.map((p) => world.db.$transaction((tx) => emitEvent(tx, p))));
+    const lineLength = async () => Number(await redis.hget(`${world.queuePrefix}:rl:mails-line:{${held.customerId}}`, "count"));
+    const producer = world.producer();
+    // The poll claims the events between the writer's commit and its mark (the race of the README):
+    // both publish them. The writer's own jobs come first here; the relay's drain adds the same ids.
+    const own = ids.map((id, i) => ({
+      id,
+      customerId: held.customerId,
+      eventType: payloads[i]!.eventType,
+      payload: payloads[i]!.payload,
+      hasSubscribers: false,
+    }));
+    await publishCommittedEvents(world.db, producer, own, throttle);
+    expect(await lineLength()).toBe(2);
+    await world.db.event.updateMany({ where: { id: { in: ids } }, data: { relayedAt: null } });
+    while ((await drainOutboxBatch(world.db, producer, 10, throttle)) > 0);
+    expect(await lineLength()).toBe(2);
+    // A new request of the customer still takes the line's next place, the third.
+    const [third] = await throttle.placesFor(held.customerId, 1, true, ["request-new"]);
+    expect(await lineLength()).toBe(3);
+    const second = await producer.queue("notifications").getJob(`request-${ids[1]}`);
+    expect(third! - (second?.opts.delay ?? 0)).toBeGreaterThan(25_000);
     redis.disconnect();
   });
 

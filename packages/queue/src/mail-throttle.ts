@@ -1,6 +1,7 @@
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import type { Job } from "bullmq";
 import { DelayedError } from "bullmq";
+import { z } from "zod";
 import { counterValue } from "./counter-value";
 import { LuaScript } from "./lua-script";
 import type { RedisConnection } from "./redis";
@@ -18,6 +19,9 @@ export class MailThrottled extends Error {
 
 const WINDOW_MS = 60_000;
 
+/** TAKE_PLACES' answer: free, the anchor's and the earliest offsets (ms, as text), then the tickets. */
+const ZPlacesReply = z.tuple([z.number(), z.union([z.string(), z.number()]), z.union([z.string(), z.number()])]).rest(z.number());
+
 /*
  * The line of a customer's held-back messages. Each held message gets the next ticket, and ticket s
  * is due at anchor + floor(s / limit) windows + (s mod limit) spacings (spacing: window / limit):
@@ -26,11 +30,18 @@ const WINDOW_MS = 60_000;
  * for `limit` sends (the one-customer bench: most of the notifier's CPU, issue 25).
  *
  * KEYS[1]: the customer's minute counter (rate-limiter-flexible's key), KEYS[2]: its line (a hash:
- * anchor, count). ARGV: n messages, the limit, the window (ms), "1" when the messages are new (they
- * join the back of an existing line rather than pass it), "0" when they were due (their turn came).
- * Times are Redis' (TIME), returned as offsets from its now, so replicas' clocks need not agree.
- * Returns { free, first ticket, anchor offset, earliest offset }: the first `free` messages go now,
- * the others take tickets first, first + 1, ...
+ * anchor, count, and "t:<message id>" -> ticket for the messages given ids). ARGV: n messages, the
+ * limit, the window (ms), "1" when the messages are new (they join the back of an existing line
+ * rather than pass it), "0" when they were due (their turn came), then optionally the n messages'
+ * ids. Times are Redis' (TIME), returned as offsets from its now, so replicas' clocks need not agree.
+ * Returns { free, anchor offset, earliest offset, ticket... }: the first `free` messages go now, the
+ * others have the tickets listed, in order.
+ *
+ * A message with an id keeps its ticket: asked for again while the line lasts (a writer's publishing
+ * and the outbox relay's poll meeting on the same events, or a drain retried after Redis refused its
+ * jobs), it gets the same place instead of a second one. Without ids, every message takes a new
+ * place (a due message held back again: its old place has passed). The ids live in the line's hash
+ * and expire with it.
  */
 const TAKE_PLACES = new LuaScript(`
 local t = redis.call('TIME')
@@ -46,19 +57,33 @@ local free = math.max(0, limit - used)
 local line = redis.call('HMGET', KEYS[2], 'anchor', 'count')
 if line[1] and ARGV[4] == '1' then free = 0 end
 if free >= n then return { n, 0, 0, 0 } end
-local held = n - free
 local anchor = tonumber(line[1] or '0')
-local first = 0
-if line[1] then
-  first = redis.call('HINCRBY', KEYS[2], 'count', held) - held
-else
+local count = tonumber(line[2] or '0')
+if not line[1] then
   anchor = now + (ttl > 0 and ttl or window)
-  redis.call('HSET', KEYS[2], 'anchor', string.format('%.0f', anchor), 'count', held)
+  redis.call('HSET', KEYS[2], 'anchor', string.format('%.0f', anchor))
 end
-local last = first + held - 1
-local lastAt = anchor + math.floor(last / limit) * window + (last % limit) * math.floor(window / limit)
-redis.call('PEXPIRE', KEYS[2], math.max(1000, lastAt - now + window))
-return { free, first, string.format('%.0f', anchor - now), string.format('%.0f', windowEnd - now) }
+local reply = { free, string.format('%.0f', anchor - now), string.format('%.0f', windowEnd - now) }
+local fresh = 0
+for i = free + 1, n do
+  local id = ARGV[4 + i]
+  local known = id and redis.call('HGET', KEYS[2], 't:' .. id)
+  if known then
+    reply[#reply + 1] = tonumber(known)
+  else
+    local ticket = count + fresh
+    fresh = fresh + 1
+    reply[#reply + 1] = ticket
+    if id then redis.call('HSET', KEYS[2], 't:' .. id, ticket) end
+  end
+end
+if fresh > 0 or not line[1] then
+  redis.call('HSET', KEYS[2], 'count', count + fresh)
+  local last = count + fresh - 1
+  local lastAt = anchor + math.floor(last / limit) * window + (last % limit) * math.floor(window / limit)
+  redis.call('PEXPIRE', KEYS[2], math.max(1000, lastAt - now + window))
+end
+return reply
 `);
 
 /**
@@ -90,25 +115,30 @@ export class MailThrottle {
 
   /**
    * When each of `n` new messages of the customer may go, as delays in ms (0: now). Messages beyond
-   * the minute's room, or behind an existing line, take the line's next places. Looks only: the
-   * minute is taken from by `take`, when a message is sent.
+   * the minute's room, or behind an existing line, take the line's next places; with `ids` (one per
+   * message, stable across retries: the jobs' ids) a message asked for again keeps its place. Looks
+   * only: the minute is taken from by `take`, when a message is sent.
    */
-  async placesFor(customerId: number, n: number, joinLine = true): Promise<number[]> {
+  async placesFor(customerId: number, n: number, joinLine = true, ids?: readonly string[]): Promise<number[]> {
     if (!this.limiter || n <= 0) return new Array<number>(Math.max(0, n)).fill(0);
+    if (ids && ids.length !== n) throw new Error(`placesFor: ${ids.length} ids for ${n} messages`);
     const key = MailThrottle.key(customerId);
-    const reply = (await TAKE_PLACES.run(
-      this.redis,
-      [this.limiter.getKey(key), `${this.keyPrefix}:rl:mails-line:${key}`],
-      [n, this.limiter.points, WINDOW_MS, joinLine ? "1" : "0"],
-    )) as [number, number, string, string];
-    const [free, first] = reply;
-    const anchor = Number(reply[2]);
-    const earliest = Number(reply[3]);
+    const reply = ZPlacesReply.parse(
+      await TAKE_PLACES.run(
+        this.redis,
+        [this.limiter.getKey(key), `${this.keyPrefix}:rl:mails-line:${key}`],
+        [n, this.limiter.points, WINDOW_MS, joinLine ? "1" : "0", ...(ids ?? [])],
+      ),
+    );
+    const [free, anchorOffset, earliestOffset, ...tickets] = reply;
+    if (free >= n) return new Array<number>(n).fill(0);
+    const anchor = Number(anchorOffset);
+    const earliest = Number(earliestOffset);
     const points = this.limiter.points;
     const spacing = Math.floor(WINDOW_MS / points);
     return Array.from({ length: n }, (_, i) => {
       if (i < free) return 0;
-      const s = first + i - free;
+      const s = Number(tickets[i - free] ?? 0);
       return Math.max(earliest, anchor + Math.floor(s / points) * WINDOW_MS + (s % points) * spacing, 0);
     });
   }

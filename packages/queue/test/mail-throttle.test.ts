@@ -69,3 +69,27 @@ it("puts new messages behind an existing line even when the minute has room, but
   await throttle.hold(21);
   await throttle.take(21);
 });
+
+it("gives a message asked for again by its id the place it already has, and new messages the places after it", async () => {
+  const throttle = new MailThrottle(connection(), `${prefix}-ids`, 2);
+  const lineKey = `${prefix}-ids:rl:mails-line:{31}`;
+  for (let i = 0; i < 2; i++) await throttle.take(31);
+  const first = await throttle.placesFor(31, 3, true, ["a", "b", "c"]);
+  expect(first.every((d) => d > 0)).toBe(true);
+  expect(await connection().hget(lineKey, "count")).toBe("3");
+  // The same three again (a writer and the relay publishing one batch twice): the same places, the
+  // line no longer. Within a second: the answers are offsets from Redis' clock at each call.
+  const again = await throttle.placesFor(31, 3, true, ["a", "b", "c"]);
+  for (const [i, d] of again.entries()) expect(Math.abs(d - first[i]!)).toBeLessThanOrEqual(1_000);
+  expect(await connection().hget(lineKey, "count")).toBe("3");
+  // Known and new mixed: "b" keeps its place, "d" and "e" take the fourth and fifth.
+  const mixed = await throttle.placesFor(31, 3, true, ["d", "b", "e"]);
+  expect(Math.abs(mixed[1]! - first[1]!)).toBeLessThanOrEqual(1_000);
+  expect(mixed[0]!).toBeGreaterThan(first[2]! + WINDOW_MS / 2 - 1_000);
+  expect(mixed[2]! - mixed[0]!).toBeGreaterThan(WINDOW_MS / 2 - 1_000);
+  expect(await connection().hget(lineKey, "count")).toBe("5");
+  // Without ids every message is a new one (a due message held back again takes a new place).
+  await throttle.placesFor(31, 2);
+  expect(await connection().hget(lineKey, "count")).toBe("7");
+  await expect(throttle.placesFor(31, 2, true, ["only-one"])).rejects.toThrow(/1 ids for 2 messages/);
+});
