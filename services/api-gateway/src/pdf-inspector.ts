@@ -1,5 +1,7 @@
 import type { AppConfig } from "@esign/config";
-import { PdfInspector } from "@esign/pdf-inspect";
+// The pool's own module, not the package's index: the index also exports inspectPdf, which loads
+// @libpdf/core; the gateway only forks the inspector processes, which load it themselves.
+import { PdfInspector } from "@esign/pdf-inspect/src/pdf-inspector";
 
 /** The gateway's PDF inspector, with every bound from the settings (docs/operating.md, "PDF inspection"). */
 export function createPdfInspector(config: AppConfig, onProblem?: (message: string, meta: Record<string, unknown>) => void): PdfInspector {

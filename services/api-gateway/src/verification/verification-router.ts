@@ -3,7 +3,9 @@ import { AppError } from "@esign/errors";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { inspectSeal, publicVerdict } from "@esign/seal";
+// The verifier's own module, not the package's index: the index also exports the sealing code, which
+// loads @libpdf/core (~350-400 ms of CPU at every gateway start) that the gateway never uses.
+import { inspectSeal, publicVerdict } from "@esign/seal/src/verify/verify-sealed-pdf";
 import type { GatewayContext } from "../context";
 import { addressTenant } from "../pdf-inspector";
 import { authenticate, principalOf } from "../auth/authenticate";
