@@ -137,6 +137,13 @@ function bundle(entry: string, outfile: string, needs: RuntimeNeeds): Promise<un
   });
 }
 
+/** One service's bundle written to `outfile` (a test's own folder); returns what it needs from node_modules at run time. */
+export async function bundleService(service: (typeof SERVICES)[number], outfile: string): Promise<RuntimeNeeds> {
+  const needs: RuntimeNeeds = { packages: new Set(), served: new Set(), files: new Set() };
+  await bundle(path.join(ROOT, "services", service, "src", "main.ts"), outfile, needs);
+  return needs;
+}
+
 /** Builds every bundle and the web application (about a second); returns what they need from node_modules at run time. */
 export async function buildServices(): Promise<RuntimeNeeds> {
   const needs: RuntimeNeeds = { packages: new Set(), served: new Set(), files: new Set() };
