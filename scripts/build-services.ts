@@ -137,16 +137,18 @@ function bundle(entry: string, outfile: string, needs: RuntimeNeeds): Promise<un
   });
 }
 
+const noNeeds = (): RuntimeNeeds => ({ packages: new Set(), served: new Set(), files: new Set() });
+
 /** One service's bundle written to `outfile` (a test's own folder); returns what it needs from node_modules at run time. */
 export async function bundleService(service: (typeof SERVICES)[number], outfile: string): Promise<RuntimeNeeds> {
-  const needs: RuntimeNeeds = { packages: new Set(), served: new Set(), files: new Set() };
+  const needs = noNeeds();
   await bundle(path.join(ROOT, "services", service, "src", "main.ts"), outfile, needs);
   return needs;
 }
 
 /** Builds every bundle and the web application (about a second); returns what they need from node_modules at run time. */
 export async function buildServices(): Promise<RuntimeNeeds> {
-  const needs: RuntimeNeeds = { packages: new Set(), served: new Set(), files: new Set() };
+  const needs = noNeeds();
   await Promise.all([
     ...SERVICES.map((s) => bundle(path.join(ROOT, "services", s, "src", "main.ts"), bundlePath(s), needs)),
     ...SCRIPT_BUNDLES.map((s) => bundle(path.join(ROOT, "scripts", `${s}.ts`), scriptBundlePath(s), needs)),

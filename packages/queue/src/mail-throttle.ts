@@ -77,7 +77,7 @@ for i = free + 1, n do
     if id then redis.call('HSET', KEYS[2], 't:' .. id, ticket) end
   end
 end
-if fresh > 0 or not line[1] then
+if fresh > 0 then
   redis.call('HSET', KEYS[2], 'count', count + fresh)
   local last = count + fresh - 1
   local lastAt = anchor + math.floor(last / limit) * window + (last % limit) * math.floor(window / limit)

@@ -38,7 +38,7 @@ export async function createDevelopmentSealP12(password: string, names = { organ
     extKeyUsage: [EXT_KEY_USAGE.documentSigning, EXT_KEY_USAGE.emailProtection],
   });
   // OpenSSL 3's default rounds, not STRONG_P12's: the development seal's password is published in this
-  // file, so rounds protect nothing, and every casefile-worker start (some sixty per test run) reads it:
+  // file, so rounds protect nothing, and every casefile-worker start (some thirty-five per test run) reads it:
   // ~400 ms of CPU a read at 100,000 rounds.
   return writeP12(sealKeys.privateKey, [seal, ca], password, { iterations: 2048 });
 }
