@@ -44,7 +44,16 @@ export class LocalFileStorage implements FileStorage {
   }
 
   async stage(source: Readable): Promise<StagedFile> {
-    await this.ensureDir(this.staging);
+    // Until copyToFile watches the source, an error of it (a client hanging up while the staging
+    // folder is made) must not go unheard: an 'error' event without a listener would throw out of
+    // the process. The error stays on the stream (errored), and copyToFile's finished() reports it.
+    const unheard = () => undefined;
+    source.on("error", unheard);
+    try {
+      await this.ensureDir(this.staging);
+    } finally {
+      source.off("error", unheard);
+    }
     const stagingId = randomUUID();
     const target = path.join(this.staging, stagingId);
     const hash = createHash("sha256");

@@ -98,6 +98,16 @@ describe("LocalFileStorage", () => {
     expect((await storage.readAll(file.sha256)).equals(all)).toBe(true);
   });
 
+  it("fails a stage whose source errors while its staging folder is still being made, instead of an unhandled error", async () => {
+    // A fresh storage makes its staging folder at the first stage, through the thread pool: a client
+    // hanging up meanwhile errored a stream nobody listened to yet (a CI run, 2026-11-27).
+    const source = new Readable({ read() {} });
+    const staging = storage.stage(source);
+    source.destroy(new Error("client hung up"));
+    await expect(staging).rejects.toThrow("client hung up");
+    expect(staged(root)).toEqual([]);
+  });
+
   it("fails a stage whose source errors after it outgrew the held bytes, and leaves nothing staged", async () => {
     const source = new Readable({ read() {} });
     const staging = storage.stage(source);
