@@ -8,7 +8,14 @@ import net from "node:net";
  * takes seconds to start) a connection of another process could take it, and the server then failed
  * with EADDRINUSE (seen once: a casefile-worker replica of the topology tests). Below the range only
  * another test's listener can take it, and a random pick makes that rare; the pick is still checked.
+ *
+ * A pick is also never handed out twice by one process: the soak picks every replica's port before it
+ * starts any of them, so the check alone could give two replicas the same port. The second then failed
+ * with EADDRINUSE after its readiness poll had been answered by the first (seen once in CI: a
+ * casefile-worker replica "exited" during the replicas soak).
  */
+
+const handedOut = new Set<number>();
 
 function ephemeralLow(): number {
   try {
@@ -36,10 +43,19 @@ function listensOn(port: number): Promise<number | undefined> {
 /** A port that was free a moment ago, outside the ephemeral range where the machine allows it. */
 export async function freePort(): Promise<number> {
   for (let i = 0; LOW < HIGH && i < 50; i++) {
-    const port = await listensOn(LOW + Math.floor(Math.random() * (HIGH - LOW)));
-    if (port !== undefined) return port;
+    const pick = LOW + Math.floor(Math.random() * (HIGH - LOW));
+    if (handedOut.has(pick)) continue;
+    const port = await listensOn(pick);
+    if (port !== undefined) return handOut(port);
   }
-  const port = await listensOn(0);
-  if (port === undefined) throw new Error("no free port");
+  for (let i = 0; i < 50; i++) {
+    const port = await listensOn(0);
+    if (port !== undefined && !handedOut.has(port)) return handOut(port);
+  }
+  throw new Error("no free port");
+}
+
+function handOut(port: number): number {
+  handedOut.add(port);
   return port;
 }
