@@ -90,18 +90,6 @@ function treeCpuMs(pids: { tree: string[] }): number {
   return total;
 }
 
-function sumCpuMs(pids: readonly string[]): number {
-  let total = 0;
-  for (const pid of pids) {
-    try {
-      total += processCpuMs(pid);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total;
-}
-
 /**
  * The bench's CPU over a scenario, in which its processes come and go: the process tree's from two
  * readings (exact: exited children's time is in their parents'), the run's PostgreSQL backends' read

@@ -132,7 +132,7 @@ describe("Redis Cluster and PgBouncer settings", () => {
 });
 
 describe("empty values", () => {
-  it("treats an empty setting as unset, as compose's ${TSA_URL:-} passes it", () => {
+  it("treats an empty setting as unset, as compose's TSA_URL:- default passes it", () => {
     expect(loadConfig({ TSA_URL: "", PORT: "", SMTP_URL: "" }).TSA_URL).toBeUndefined();
     expect(loadConfig({ PORT: "" }).PORT).toBe(3000);
     expect(problemsOf({ ...production, JWT_SECRET: "" }).join("\n")).toMatch(/JWT_SECRET: required in production/);

@@ -1,5 +1,4 @@
 import {
-  anyOf,
   anyOfSubquery,
   commitsWithoutWaitingForDisk,
   cteRows,

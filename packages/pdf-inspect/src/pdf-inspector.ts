@@ -245,7 +245,7 @@ export class PdfInspector {
     if (this.prefetchDepth === 0) return;
     for (const slot of this.slots) {
       const head = slot.line[0];
-      if (!head || head.job.kind !== "inspect" || head.slow || slot.line.some((r) => r.recalled)) continue;
+      if (head?.job.kind !== "inspect" || head.slow || slot.line.some((r) => r.recalled)) continue;
       while (slot.line.length <= this.prefetchDepth && !this.queue.waitsOtherThan(head.tenant)) {
         const job = this.queue.takeFrom(head.tenant, (j) => j.kind === "inspect" && !j.preempted);
         if (!job) break;

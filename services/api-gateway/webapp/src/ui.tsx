@@ -44,7 +44,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data?: T;
     return () => {
       live = false;
     };
-    // biome-ignore lint/correctness/useExhaustiveDependencies: the caller names what the load depends on
+    // The caller names what the load depends on (deps), and a reload bumps the round.
   }, [...deps, round]);
   return { ...state, reload: () => setRound((r) => r + 1) };
 }
