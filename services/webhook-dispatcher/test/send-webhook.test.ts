@@ -1,4 +1,6 @@
+import { spawn } from "node:child_process";
 import type dns from "node:dns";
+import { once } from "node:events";
 import { CONNECT_TIMEOUT_MS, RESPONSE_TIMEOUT_MS, WebhookSender } from "../src/domain/send-webhook";
 import {
   closedPort,
@@ -75,6 +77,43 @@ describe("WebhookSender", () => {
     expect(result).toMatchObject({ outcome: "failure", cause: "response_timeout", httpStatus: null });
     expect(result.durationMs).toBeGreaterThanOrEqual(RESPONSE_TIMEOUT_MS);
     expect(result.durationMs).toBeLessThan(RESPONSE_TIMEOUT_MS + 1000);
+  });
+
+  it("does not blame the receiver for the dispatcher's own stall: an answer that came in time is read before the verdict", async () => {
+    // The receiver in a process of its own, answering 200 ms after each request: it answers while
+    // this process is kept off its event loop (a busy wait standing for a starved machine or a long
+    // GC) past both limits. Before the fix the expired timer ran before the waiting answer was read:
+    // response_timeout (or connect_timeout, if the stall began before the connection was read).
+    const child = spawn(
+      process.execPath,
+      [
+        "-e",
+        `const s = require("node:http").createServer((q, r) => q.resume().on("end", () => setTimeout(() => r.end("ok"), 200)));
+         s.listen(0, "127.0.0.1", () => console.log(s.address().port));`,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const sender = new WebhookSender({ allowPrivate: true, connectTimeoutMs: 1000, responseTimeoutMs: 1000 });
+    try {
+      const [line] = (await once(child.stdout!, "data")) as [Buffer];
+      const sent = sender.send(request(`http://127.0.0.1:${Number(line.toString().trim())}/stalled`));
+      await new Promise((r) => setTimeout(r, 100));
+      // The stall ends in the loop's check phase: its next turn runs the expired timers before it
+      // polls for the answer that came meanwhile (as after any long callback or collection).
+      await new Promise<void>((r) =>
+        setImmediate(() => {
+          const end = Date.now() + 1500;
+          while (Date.now() < end) {
+            // the stall: this process does nothing else, the kernel holds what arrives
+          }
+          r();
+        }),
+      );
+      expect(await sent).toMatchObject({ outcome: "success", cause: "ok", httpStatus: 200 });
+    } finally {
+      sender.close();
+      child.kill();
+    }
   });
 
   it("keeps at most maxInFlight requests open; a queued one starts its clock only when it is sent", async () => {

@@ -18,6 +18,19 @@ const MAX_DRAINED_BODY_BYTES = 64 * 1024;
 // request never goes out on a connection the receiver is closing at that moment.
 const FREE_SOCKET_TIMEOUT_MS = 4000;
 
+/**
+ * A time-out's verdict, given after the I/O already waiting for this process has been read (the
+ * event loop runs due timers before it polls for I/O; setImmediate runs right after that poll).
+ * When the dispatcher itself was kept off the CPU past a limit (a starved machine, a long GC), the
+ * receiver's connection or answer may have arrived in time and only not been read yet: without
+ * this, the timer fired first and the receiver was blamed for the dispatcher's stall, and retried
+ * (seen in CI: a delivery that succeeded at its third attempt after two time-outs). A receiver that
+ * really is late is still timed out, one loop turn later.
+ */
+function afterPendingIo(verdict: () => void): () => void {
+  return () => setImmediate(verdict);
+}
+
 export interface WebhookRequest {
   url: string;
   body: string;
@@ -128,18 +141,28 @@ export class WebhookSender {
         return finish(failure("network_error", err instanceof Error ? err.message : String(err)));
       }
 
-      connectTimer = setTimeout(() => {
-        finish(failure("connect_timeout", `not connected within ${this.connectTimeoutMs} ms`));
-        req.destroy();
-      }, this.connectTimeoutMs);
+      let connected = false;
+      connectTimer = setTimeout(
+        afterPendingIo(() => {
+          if (connected || settled) return;
+          finish(failure("connect_timeout", `not connected within ${this.connectTimeoutMs} ms`));
+          req.destroy();
+        }),
+        this.connectTimeoutMs,
+      );
 
       const onConnected = () => {
+        connected = true;
         clearTimeout(connectTimer);
         if (settled) return;
-        responseTimer = setTimeout(() => {
-          finish(failure("response_timeout", `no response within ${this.responseTimeoutMs} ms of connecting`));
-          req.destroy();
-        }, this.responseTimeoutMs);
+        responseTimer = setTimeout(
+          afterPendingIo(() => {
+            if (settled) return;
+            finish(failure("response_timeout", `no response within ${this.responseTimeoutMs} ms of connecting`));
+            req.destroy();
+          }),
+          this.responseTimeoutMs,
+        );
       };
 
       req.once("socket", (socket: net.Socket) => {
