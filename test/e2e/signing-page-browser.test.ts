@@ -188,13 +188,7 @@ describeInBrowser("the signing page in Chromium", () => {
     return done;
   }
 
-  function gatewayErrors(): string {
-    return system.gateway.logs
-      .split("\n")
-      .filter((l) => /"level":"(error|warn)"/.test(l))
-      .slice(-10)
-      .join("\n");
-  }
+  const gatewayErrors = (): string => system.gateway.linesAt(["error", "warn"]).join("\n");
 
   async function signerRow(id: number) {
     return world.db.signer.findUniqueOrThrow({ where: { id } });

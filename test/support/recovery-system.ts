@@ -40,13 +40,7 @@ const WORKERS: ServiceName[] = ["casefile-worker", "notifier", "webhook-dispatch
 
 /** The error lines the system's services logged, for a failing run's output (a 500 says nothing on its own). */
 export function errorLines(system: RecoverySystem, max = 10): string[] {
-  return system.services.flatMap((svc) =>
-    svc.logs
-      .split("\n")
-      .filter((l) => l.includes('"level":"error"'))
-      .slice(-max)
-      .map((l) => `${svc.name}: ${l.slice(0, 2000)}`),
-  );
+  return system.services.flatMap((svc) => svc.linesAt(["error"], max).map((l) => `${svc.name}: ${l.slice(0, 2000)}`));
 }
 
 /** The timeline of both recovery tests, and the bound the issue sets. */

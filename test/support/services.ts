@@ -26,6 +26,14 @@ export class ServiceProcess {
     return this.output;
   }
 
+  /** Its last `max` output lines logged at one of `levels`, for a failing test's message. */
+  linesAt(levels: readonly string[] = ["error"], max = 10): string[] {
+    return this.output
+      .split("\n")
+      .filter((l) => levels.some((level) => l.includes(`"level":"${level}"`)))
+      .slice(-max);
+  }
+
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
   }

@@ -195,10 +195,7 @@ class Replicas {
 
   /** The error lines of every replica's output (the current process of each), for a failing run's log. */
   errorLines(max = 5): string[] {
-    return this.all.flatMap((r) => {
-      const lines = (r.proc?.logs ?? "").split("\n").filter((l) => l.includes('"level":"error"'));
-      return lines.slice(-max).map((l) => `${r.name}:${r.port} ${l.slice(0, 1500)}`);
-    });
+    return this.all.flatMap((r) => (r.proc?.linesAt(["error"], max) ?? []).map((l) => `${r.name}:${r.port} ${l.slice(0, 1500)}`));
   }
 
   /** Every replica that died of something other than the chaos loop, with its last output. */
