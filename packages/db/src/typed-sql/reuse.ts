@@ -64,6 +64,35 @@ function shapeOf(args: unknown): { slotted: unknown; values: unknown[]; shape: s
   return { slotted, values, shape: key.join("") };
 }
 
+/**
+ * The same key and values as walk's, without the slotted copy of the arguments, which only the first
+ * call of a shape needs: most calls find their shape, and copying every row of a case file's
+ * statement to throw it away was most of the walk's cost.
+ */
+function collect(value: unknown, values: unknown[]): string {
+  if (value === undefined) return "u";
+  if (Array.isArray(value) && (value.length === 0 || !value.every(isLeafValue))) {
+    let key = `[${value.length}`;
+    for (const v of value) key += collect(v, values);
+    return `${key}]`;
+  }
+  if (typeof value === "object" && value !== null && !isLeafValue(value) && !Array.isArray(value)) {
+    let key = "{";
+    for (const k in value) {
+      if (Object.hasOwn(value, k)) key += `${k}:${collect((value as Record<string, unknown>)[k], values)}`;
+    }
+    return `${key}}`;
+  }
+  values.push(value);
+  return "v";
+}
+
+/** A call's values and its shape's key, the same as shapeOf's. */
+function keyOf(args: unknown): { values: unknown[]; shape: string } {
+  const values: unknown[] = [];
+  return { shape: collect(args, values), values };
+}
+
 /** How to produce one parameter from a call's values. */
 type ParamSpec = { slot: number } | { list: ParamSpec[] } | { constant: unknown };
 
@@ -108,14 +137,13 @@ export function reusingCompile<A, O>(name: string, build: (args: A) => Compilabl
   let disabled = false;
   return (args: A) => {
     if (disabled) return build(args).compile();
-    const { slotted: walked, values, shape } = shapeOf(args);
-    const slotted = walked as A;
+    const { values, shape } = keyOf(args);
     let entry = shapes.get(shape);
     let direct: CompiledQuery<O> | undefined;
     if (!entry) {
       let compiled: CompiledQuery<unknown>;
       try {
-        compiled = build(slotted).compile();
+        compiled = build(shapeOf(args).slotted as A).compile();
       } catch (err) {
         // The build used a value (called a method of it): this statement is compiled per call.
         disabled = true;
@@ -218,7 +246,7 @@ export function pastingCompile<A, O>(name: string, build: (args: A) => Compilabl
   let disabled = false;
   return (args: A) => {
     if (disabled) return build(args).compile();
-    const { slotted, values, shape } = shapeOf(args);
+    const { values, shape } = keyOf(args);
     const literals = values.map(pastedLiteral);
     if (literals.some((l) => l === undefined)) return build(args).compile();
     let template = shapes.get(shape);
@@ -226,7 +254,7 @@ export function pastingCompile<A, O>(name: string, build: (args: A) => Compilabl
     if (!template) {
       const markerValues = values.map((v, i) => (typeof v === "string" ? textMarker(i) : intMarker(i)));
       const markers = markerValues.map((m) => (typeof m === "string" ? `'${m}'` : String(m)));
-      const marked = fill(slotted, markerValues) as A;
+      const marked = fill(shapeOf(args).slotted, markerValues) as A;
       const made = templateOf(build(marked).compile(), markers);
       direct = build(args).compile();
       if (!made) {
