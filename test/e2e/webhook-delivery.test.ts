@@ -45,6 +45,24 @@ async function verified(req: ReceivedRequest, secret: string) {
   return verifyWebhook({ secret, rawBody: req.rawBody, headers: req.headers });
 }
 
+/**
+ * A healthy receiver's delivery: succeeded, at its last attempt, with nothing before it but time-outs.
+ * This file's receiver runs in the test's own process: on a starved CI machine it answered later than
+ * the contract's limits (once a delivery succeeded at its third attempt), and the ladder retried as it
+ * must. Anything else before the success (a refusal, a transport error) still fails the test.
+ */
+async function expectSucceededAfterTimeoutsOnly(subscriptionId: string, eventId: string) {
+  const delivery = await eventually(
+    () => world.db.webhookDelivery.findFirst({ where: { eventId, subscriptionId, state: "succeeded" } }),
+    10_000,
+    "delivery succeeded",
+  );
+  const attempts = await world.attempts({ eventId, subscriptionId });
+  expect(delivery).toMatchObject({ attempts: attempts.length });
+  expect(attempts.at(-1)).toMatchObject({ attemptNumber: attempts.length, outcome: "success", httpStatus: 200, cause: "ok", nextAttemptAt: null });
+  for (const early of attempts.slice(0, -1)) expect(["connect_timeout", "response_timeout"]).toContain(early.cause);
+}
+
 describe("signed deliveries", () => {
   let owner: CustomerCredentials;
   let sub: { id: string; secret: string };
@@ -102,18 +120,8 @@ describe("signed deliveries", () => {
 
     // A wrong secret does not verify: the signature really is keyed with this subscription's secret.
     expect(await verified(req!, "whsec_wrong")).toMatchObject({ ok: false, reason: "signature_mismatch" });
-    const delivery = await eventually(
-      () => world.db.webhookDelivery.findFirst({ where: { eventId: event.id, state: "succeeded" } }),
-      5000,
-      "delivery succeeded",
-    );
-    // This file's receiver runs in the test's own process: on a starved CI machine it answered later
-    // than the contract's limits once (the delivery succeeded at its third attempt), and the ladder
-    // retried as it must. So: one success, the last attempt, and nothing before it but time-outs.
-    const attempts = await world.attempts({ eventId: event.id });
-    expect(delivery).toMatchObject({ subscriptionId: sub.id, attempts: attempts.length });
-    expect(attempts.at(-1)).toMatchObject({ attemptNumber: attempts.length, outcome: "success", httpStatus: 200, cause: "ok", nextAttemptAt: null });
-    for (const early of attempts.slice(0, -1)) expect(["connect_timeout", "response_timeout"]).toContain(early.cause);
+    await expectSucceededAfterTimeoutsOnly(sub.id, event.id);
+    expect(await world.db.webhookDelivery.count({ where: { eventId: event.id } })).toBe(1);
 
     await new Promise((r) => setTimeout(r, 300));
     expect(receiver.requests("/other-type")).toHaveLength(0);
@@ -238,7 +246,7 @@ describe("an event's first attempts", () => {
       10_000,
       "five first attempts recorded",
     );
-    for (let i = 0; i < 4; i++) expect(receiver.requests(`/batch-ok-${i}`).map((r) => r.headers["x-event-id"])).toEqual([eventId]);
+    for (let i = 0; i < 4; i++) expect(new Set(receiver.requests(`/batch-ok-${i}`).map((r) => r.headers["x-event-id"]))).toEqual(new Set([eventId]));
     const firsts = await world.attempts({ eventId });
     const first = firsts.filter((a) => a.attemptNumber === 1);
     expect(first).toHaveLength(5);
@@ -246,7 +254,7 @@ describe("an event's first attempts", () => {
     expect(new Set(first.map((a) => a.createdAt.getTime())).size).toBe(1);
     const queue = world.producer().queue("webhooks");
     for (const d of deliveries) expect(await queue.getJob(deliverJobId(d.id, 1))).toBeUndefined();
-    for (const sub of ok) expect(deliveries.find((d) => d.subscriptionId === sub.id)).toMatchObject({ state: "succeeded", attempts: 1 });
+    for (const sub of ok) await expectSucceededAfterTimeoutsOnly(sub.id, eventId);
 
     // The failure's ladder runs on webhooks/deliver jobs, one attempt each.
     const failed = deliveries.find((d) => d.subscriptionId === failing.id)!;
@@ -282,7 +290,7 @@ describe("events committed together", () => {
       10_000,
       "twelve deliveries succeeded",
     );
-    expect(deliveries.every((d) => d.attempts === 1)).toBe(true);
+    for (const eventId of eventIds) for (const sub of subs) await expectSucceededAfterTimeoutsOnly(sub.id, eventId);
     for (const eventId of eventIds) {
       const firsts = (await world.attempts({ eventId })).filter((a) => a.attemptNumber === 1);
       expect(firsts).toHaveLength(2);
