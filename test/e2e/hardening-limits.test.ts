@@ -199,7 +199,11 @@ describe("mails per customer per minute", () => {
     expect(created.status).toBe(200);
     await eventually(async () => (await world.db.signer.count({ where: { caseFile: { customerId: c.customerId } } })) === 4, 10_000, "signers written");
     const sent = () => world.db.notification.count({ where: { status: "sent", caseFile: { customerId: c.customerId } } });
-    await eventually(async () => (await sent()) === 2, 20_000, "two requests sent");
+    // At least two, then exactly two: a starved CI machine once took longer than 20 s from the create
+    // to the first two mails (the file took 63 s against 20 alone), and a count of 3 or 4 must fail
+    // here with its number, not as a time-out. The held two are due a window (up to a minute) later.
+    await eventually(async () => (await sent()) >= 2, 40_000, "two requests sent");
+    expect(await sent()).toBe(2);
     const queue = world.producer().queue("notifications");
     // Other tests' customers may have requests held back too: only this customer's count.
     const signerIds = new Set((await world.db.signer.findMany({ where: { caseFile: { customerId: c.customerId } }, select: { id: true } })).map((r) => r.id));
@@ -220,5 +224,5 @@ describe("mails per customer per minute", () => {
     await endWindows();
     for (const j of held) await j.promote();
     await eventually(async () => (await sent()) === 4, 20_000, "all four sent");
-  }, 60_000);
+  }, 120_000);
 });
