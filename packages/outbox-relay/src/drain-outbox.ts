@@ -1,5 +1,5 @@
 import { firstRead, run, runOne, sqlPool, withSqlTransaction, type Db } from "@esign/db";
-import type { MailThrottle, Producer } from "@esign/queue";
+import type { JobRequest, MailThrottle, Producer } from "@esign/queue";
 import { internalJobsFor } from "@esign/schema";
 import { dispatchJobId } from "@esign/webhooks";
 import { claimOutboxBatchSql, hasUnrelayedEventsSql, markEventsRelayedSql, markRelayedArgs } from "./drain-outbox.sql";
@@ -64,7 +64,12 @@ export async function drainOutboxBatch(db: Db, producer: Producer, batchSize = R
  * again adds nothing new: BullMQ ignores a job id it has (or, once the jobs finished and were
  * removed, runs handlers that are idempotent).
  */
-async function enqueueEventJobs(producer: Producer, events: readonly RelayableEvent[], mailThrottle?: MailThrottle): Promise<void> {
+async function enqueueEventJobs(
+  producer: Producer,
+  events: readonly RelayableEvent[],
+  mailThrottle?: MailThrottle,
+  also: readonly JobRequest[] = [],
+): Promise<void> {
   // One dispatch job for the batch's events that some subscription wants: its fan-out is one
   // statement, its first attempts one record per event, and the queue's cost is paid once (a job
   // per event cost about a third of the dispatcher's CPU at 500 events/s, bench/README.md). An
@@ -80,6 +85,7 @@ async function enqueueEventJobs(producer: Producer, events: readonly RelayableEv
       const delay = delays[i] ?? 0;
       return { queue: job.queue, name: job.name, data: job.data, opts: delay > 0 ? { jobId: job.jobId, delay } : { jobId: job.jobId } };
     }),
+    ...also,
   ]);
 }
 
@@ -92,11 +98,22 @@ async function enqueueEventJobs(producer: Producer, events: readonly RelayableEv
  * batch's, and an event published here and relayed again in another batch would be delivered
  * twice. Call it only after the commit: a job must never name a row that may yet roll back. If it
  * fails, or the process dies before the mark, the events are still unrelayed and the relay's poll
- * (OUTBOX_POLL_INTERVAL_MS) relays them.
+ * (OUTBOX_POLL_INTERVAL_MS) relays them. `also`: the writer's own jobs of the same commit (a case
+ * file's timers), added in the same pipeline, one round trip fewer; when this throws the caller
+ * cannot tell whether they were added and adds them again (their ids must be deterministic).
  */
-export async function publishCommittedEvents(db: Db, producer: Producer, events: readonly RelayableEvent[], mailThrottle?: MailThrottle): Promise<void> {
+export async function publishCommittedEvents(
+  db: Db,
+  producer: Producer,
+  events: readonly RelayableEvent[],
+  mailThrottle?: MailThrottle,
+  also: readonly JobRequest[] = [],
+): Promise<void> {
   const own = events.filter((e) => !e.hasSubscribers);
-  if (own.length === 0) return;
-  await enqueueEventJobs(producer, own, mailThrottle);
+  if (own.length === 0) {
+    if (also.length > 0) await producer.enqueueAll(also);
+    return;
+  }
+  await enqueueEventJobs(producer, own, mailThrottle, also);
   await run(sqlPool(db), markEventsRelayedSql, markRelayedArgs(own.map((e) => e.id)));
 }

@@ -37,6 +37,7 @@ afterAll(async () => {
 async function runJob(
   on: WorkerContext,
   owner = { customerId, userId },
+  extra: Record<string, unknown> = {},
 ): Promise<{ caseFileId: number; events: { id: string; relayedAt: Date | null; payload: unknown }[] }> {
   const id = randomUUID();
   const payload = {
@@ -47,6 +48,7 @@ async function runJob(
       { name: "Ben", email: "ben@example.com", role: "signer" },
     ],
     activateCaseFile: true,
+    ...extra,
   };
   await testDb().creationJob.create({ data: { id, ...owner, payloadHash: randomUUID(), payload, files, status: "pending" } });
   await createCaseFileJob(on, { creationJobId: id }, { attemptsMade: 0, opts: { attempts: 3 } } as unknown as Job);
@@ -69,6 +71,21 @@ describe("the creation job", () => {
       const job = await notifications.getJob(`request-${event.id}`);
       expect(job?.name).toBe("signing-request");
       expect(job?.data).toEqual({ signerId: (event.payload as { id: number }).id, eventId: event.id, customerId });
+    }
+  });
+
+  it("adds the case file's timers in the same Redis pipeline as its signing requests: one round trip", async () => {
+    const expireAt = Math.floor(Date.now() / 1000) + 86_400;
+    const enqueueAll = jest.spyOn(ctx.producer, "enqueueAll");
+    try {
+      const { caseFileId, events } = await runJob(ctx, { customerId, userId }, { expireAt });
+      expect(enqueueAll).toHaveBeenCalledTimes(1);
+      const added = (enqueueAll.mock.calls[0]?.[0] ?? []).map((j) => `${j.queue}/${j.name}/${j.opts?.jobId}`);
+      expect(added).toEqual([...events.map((e) => `notifications/signing-request/request-${e.id}`), `casefile/expire/expire-${caseFileId}-${expireAt * 1000}`]);
+      expect(await queue.producer.queue("casefile").getJob(`expire-${caseFileId}-${expireAt * 1000}`)).toBeDefined();
+      expect(events.every((e) => e.relayedAt !== null)).toBe(true);
+    } finally {
+      enqueueAll.mockRestore();
     }
   });
 

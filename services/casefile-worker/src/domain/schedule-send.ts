@@ -1,7 +1,8 @@
 import { sendJobId } from "@esign/schema";
 import type { WorkerContext } from "../context";
 import { casefileJobAt, enqueueAt } from "./casefile-jobs";
-import { scheduleCaseFileTimers, type TimerSnapshot } from "./schedule-timers";
+import type { JobRequest } from "@esign/queue";
+import { scheduleCaseFileTimers, timerJobsOf, type TimerSnapshot } from "./schedule-timers";
 
 /** A case file as its creation committed it: what its delayed jobs depend on. */
 export interface CreatedSnapshot extends TimerSnapshot {
@@ -20,8 +21,21 @@ export async function ensureCreatedScheduled(ctx: WorkerContext, creationJobId: 
     (await ctx.db.caseFile.findUnique({ where: { creationJobId }, select: { id: true, status: true, activate: true, sendAt: true, expireAt: true } }));
   if (!cf) return;
   // The send at sendAt and the timers in one pipeline.
-  const send = cf.status === 0 && cf.activate && cf.sendAt ? [casefileJobAt("send", { caseFileId: cf.id }, sendJobId(cf.id), cf.sendAt)] : [];
-  await scheduleCaseFileTimers(ctx, cf.id, new Date(), created, send);
+  await scheduleCaseFileTimers(ctx, cf.id, new Date(), created, sendJobOf(cf));
+}
+
+/** The send job a case file waiting for its sendAt needs (none otherwise). */
+function sendJobOf(cf: CreatedSnapshot["caseFile"]): JobRequest[] {
+  return cf.status === 0 && cf.activate && cf.sendAt ? [casefileJobAt("send", { caseFileId: cf.id }, sendJobId(cf.id), cf.sendAt)] : [];
+}
+
+/**
+ * The delayed jobs of a case file just created, from the state its creation committed: what
+ * ensureCreatedScheduled adds, for a caller that adds them in a pipeline of its own (the creation
+ * job's, with its events).
+ */
+export function createdJobsOf(created: CreatedSnapshot, now: Date = new Date()): JobRequest[] {
+  return [...sendJobOf(created.caseFile), ...timerJobsOf(created, now)];
 }
 
 export async function scheduleSend(ctx: WorkerContext, caseFileId: number, sendAt: Date): Promise<void> {

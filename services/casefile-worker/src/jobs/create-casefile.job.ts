@@ -7,7 +7,7 @@ import { openPayloadIds, ZCaseFile, ZStoredFiles, type JobData } from "@esign/sc
 import type { WorkerContext } from "../context";
 import { AccountCheckFailed, checkAccount, type AccountSettings } from "../domain/account-checks";
 import { persistCaseFile, type Persisted } from "../domain/persist-casefile";
-import { ensureCreatedScheduled } from "../domain/schedule-send";
+import { createdJobsOf, ensureCreatedScheduled } from "../domain/schedule-send";
 import { claimCreationJobSql, finishCreationJobSql } from "./create-casefile.sql";
 
 async function markFailed(ctx: WorkerContext, id: string, errorMessage: string, retries: number): Promise<void> {
@@ -68,14 +68,18 @@ async function markDuplicate(ctx: WorkerContext, id: string, duplicateOf: string
 /**
  * The committed case file's events (its signing requests) that no subscription wants, published by
  * the job itself: no relay wake-up or claim, one round trip to mark them relayed
- * (publishCommittedEvents); the relay, NOTIFYed by the persist, takes those a subscription wants. A
- * failure leaves them to the outbox relay's poll, never fails the job: the case file is committed.
+ * (publishCommittedEvents); the relay, NOTIFYed by the persist, takes those a subscription wants.
+ * The case file's delayed jobs (its send at sendAt, its timers) go in the same Redis pipeline: one
+ * round trip, not two. A failure leaves the events to the outbox relay's poll, never fails the job
+ * for them (the case file is committed); the delayed jobs are then added on their own, and if that
+ * fails too the job fails and its retry adds them (their ids are deterministic).
  */
-async function publishEvents(ctx: WorkerContext, persisted: Persisted, log: WorkerContext["logger"]): Promise<void> {
+async function publishEventsAndTimers(ctx: WorkerContext, id: string, persisted: Persisted, log: WorkerContext["logger"]): Promise<void> {
   try {
-    await publishCommittedEvents(ctx.db, ctx.producer, persisted.events, ctx.mailThrottle);
+    await publishCommittedEvents(ctx.db, ctx.producer, persisted.events, ctx.mailThrottle, createdJobsOf(persisted.created));
   } catch (err) {
     log.warn("could not publish the case file's events; the outbox relay will", { caseFileId: persisted.caseFileId, err });
+    await ensureCreatedScheduled(ctx, id, persisted.created);
   }
 }
 
@@ -120,8 +124,7 @@ export async function createCaseFileJob(ctx: WorkerContext, data: JobData<"casef
     });
     if (persisted) {
       log.info("case file created", { caseFileId: persisted.caseFileId, status: persisted.status });
-      await publishEvents(ctx, persisted, log);
-      await ensureCreatedScheduled(ctx, id, persisted.created);
+      await publishEventsAndTimers(ctx, id, persisted, log);
     }
   } catch (err) {
     if (err instanceof AccountCheckFailed) {
