@@ -19,7 +19,7 @@ import { isPasteableText } from "./expressions";
  *   checks every reused statement on real traffic).
  */
 
-/** A value's place in the arguments: the leaf numbered `index` of the walk. */
+/** A value's place in the arguments: the value numbered `index` of the walk (collect, slottedOf). */
 class Slot {
   constructor(readonly index: number) {}
 }
@@ -27,70 +27,70 @@ class Slot {
 const isLeafValue = (v: unknown): boolean => v === null || typeof v !== "object" || v instanceof Date || v instanceof Uint8Array;
 
 /**
- * The arguments with every value replaced by a slot, the values in slot order, and the shape key:
- * the keys of each object (an undefined field is left out of an insert, so it is structure too) and
- * the length of each array of objects. Everything else is a value, opaque to the build: a string, a
- * number, a boolean, null, a Date, and an array of such (ids, a text[] column, a column of an unnest).
+ * What each part of a call's arguments is to the walks below: the keys of each object (an undefined
+ * field is left out of an insert, so it is structure too) and the length of each array of objects
+ * are structure; everything else is a value, opaque to the build: a string, a number, a boolean,
+ * null, a Date, and an array of such (ids, a text[] column, a column of an unnest).
  */
-function walk(value: unknown, values: unknown[], key: string[]): unknown {
-  if (value === undefined) return (key.push("u"), undefined);
+function partOf(value: unknown): "absent" | "list" | "record" | "value" {
+  if (value === undefined) return "absent";
   // An empty array is structure: a build may test its length.
-  if (Array.isArray(value) && (value.length === 0 || !value.every(isLeafValue))) {
-    key.push(`[${value.length}`);
-    const out = value.map((v) => walk(v, values, key));
-    key.push("]");
-    return out;
-  }
-  if (typeof value === "object" && value !== null && !isLeafValue(value) && !Array.isArray(value)) {
-    key.push("{");
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      key.push(k, ":");
-      out[k] = walk(v, values, key);
-    }
-    key.push("}");
-    return out;
-  }
-  key.push("v");
-  values.push(value);
-  return new Slot(values.length - 1);
-}
-
-/** A call's arguments with slots for values, the values, and its shape's key (see walk). */
-function shapeOf(args: unknown): { slotted: unknown; values: unknown[]; shape: string } {
-  const values: unknown[] = [];
-  const key: string[] = [];
-  const slotted = walk(args, values, key);
-  return { slotted, values, shape: key.join("") };
+  if (Array.isArray(value)) return value.length === 0 || !value.every(isLeafValue) ? "list" : "value";
+  return isLeafValue(value) ? "value" : "record";
 }
 
 /**
- * The same key and values as walk's, without the slotted copy of the arguments, which only the first
- * call of a shape needs: most calls find their shape, and copying every row of a case file's
+ * A call's shape key, with its values pushed in slot order. Every call makes it; the slotted copy
+ * of the arguments (slottedOf) only a shape's first call needs: copying every row of a case file's
  * statement to throw it away was most of the walk's cost.
  */
 function collect(value: unknown, values: unknown[]): string {
-  if (value === undefined) return "u";
-  if (Array.isArray(value) && (value.length === 0 || !value.every(isLeafValue))) {
-    let key = `[${value.length}`;
-    for (const v of value) key += collect(v, values);
-    return `${key}]`;
-  }
-  if (typeof value === "object" && value !== null && !isLeafValue(value) && !Array.isArray(value)) {
-    let key = "{";
-    for (const k in value) {
-      if (Object.hasOwn(value, k)) key += `${k}:${collect((value as Record<string, unknown>)[k], values)}`;
+  switch (partOf(value)) {
+    case "absent":
+      return "u";
+    case "list": {
+      let key = `[${(value as unknown[]).length}`;
+      for (const v of value as unknown[]) key += collect(v, values);
+      return `${key}]`;
     }
-    return `${key}}`;
+    case "record": {
+      let key = "{";
+      const record = value as Record<string, unknown>;
+      for (const k in record) if (Object.hasOwn(record, k)) key += `${k}:${collect(record[k], values)}`;
+      return `${key}}`;
+    }
+    case "value":
+      values.push(value);
+      return "v";
   }
-  values.push(value);
-  return "v";
 }
 
-/** A call's values and its shape's key, the same as shapeOf's. */
+/** A call's values and its shape's key. */
 function keyOf(args: unknown): { values: unknown[]; shape: string } {
   const values: unknown[] = [];
   return { shape: collect(args, values), values };
+}
+
+/** The arguments with every value replaced by its slot, numbered in the order collect pushes the values. */
+function slottedOf(args: unknown): unknown {
+  let next = 0;
+  const slot = (value: unknown): unknown => {
+    switch (partOf(value)) {
+      case "absent":
+        return undefined;
+      case "list":
+        return (value as unknown[]).map(slot);
+      case "record": {
+        const record = value as Record<string, unknown>;
+        const out: Record<string, unknown> = {};
+        for (const k in record) if (Object.hasOwn(record, k)) out[k] = slot(record[k]);
+        return out;
+      }
+      case "value":
+        return new Slot(next++);
+    }
+  };
+  return slot(args);
 }
 
 /** How to produce one parameter from a call's values. */
@@ -143,7 +143,7 @@ export function reusingCompile<A, O>(name: string, build: (args: A) => Compilabl
     if (!entry) {
       let compiled: CompiledQuery<unknown>;
       try {
-        compiled = build(shapeOf(args).slotted as A).compile();
+        compiled = build(slottedOf(args) as A).compile();
       } catch (err) {
         // The build used a value (called a method of it): this statement is compiled per call.
         disabled = true;
@@ -254,7 +254,7 @@ export function pastingCompile<A, O>(name: string, build: (args: A) => Compilabl
     if (!template) {
       const markerValues = values.map((v, i) => (typeof v === "string" ? textMarker(i) : intMarker(i)));
       const markers = markerValues.map((m) => (typeof m === "string" ? `'${m}'` : String(m)));
-      const marked = fill(shapeOf(args).slotted, markerValues) as A;
+      const marked = fill(slottedOf(args), markerValues) as A;
       const made = templateOf(build(marked).compile(), markers);
       direct = build(args).compile();
       if (!made) {
