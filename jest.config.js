@@ -61,6 +61,10 @@ const ALONE = [
   // The sender's own limits (200 ms connect with DNS inside it, 1 s response, queued requests' clocks):
   // 5 s of tests that failed on three clean-clone runs' loaded machines, never on their code.
   "<rootDir>/services/webhook-dispatcher/test/send-webhook.test.ts",
+  // 2,000 attempts to a receiver in the Jest process, each under the 1 s response limit, with the
+  // ladder stretched to 500 s: one recovered attempt timed out by a starved receiver is not retried
+  // within the test. Beside four other shards a clean-clone run waited 120 s for the last of them.
+  "<rootDir>/test/e2e/webhook-recover.test.ts",
 ];
 const integrationSetup = {
   globalSetup: "<rootDir>/test/support/global-setup.ts",

@@ -48,6 +48,26 @@ afterAll(async () => {
 
 const failedAttempts = (subscriptionId: string) => world.db.webhookAttempt.count({ where: { subscriptionId, outcome: "failure" } });
 
+/**
+ * What a recover that did not finish left behind, for the failure message: the task's last read, the
+ * subscription's deliveries by state, and its attempts by number, outcome and cause (a CI run once
+ * timed out here with nothing else to go on).
+ */
+async function diagnosis(subscriptionId: string, lastRead: RecoverTask | undefined): Promise<string> {
+  const deliveries = await world.db.webhookDelivery.groupBy({ by: ["state"], where: { subscriptionId }, _count: { _all: true } });
+  const attempts = await world.db.webhookAttempt.groupBy({
+    by: ["attemptNumber", "outcome", "cause"],
+    where: { subscriptionId },
+    _count: { _all: true },
+  });
+  return [
+    `last read: ${JSON.stringify(lastRead)}`,
+    `deliveries: ${JSON.stringify(deliveries.map((d) => [d.state, d._count._all]))}`,
+    `attempts: ${JSON.stringify(attempts.map((a) => [a.attemptNumber, a.outcome, a.cause, a._count._all]))}`,
+    `accepted by the receiver: ${accepted.size} events, ${[...accepted.values()].reduce((a, b) => a + b, 0)} deliveries`,
+  ].join("\n");
+}
+
 describe("recovering a window of failed deliveries", () => {
   it("delivers each of 1,000 failed events exactly once, with progress readable while the task runs", async () => {
     const sub = await sdk.subscriptions.create({ eventTypes: [DEFAULT_EVENT_TYPE], endpoint: receiver.url("/recover") });
@@ -76,7 +96,9 @@ describe("recovering a window of failed deliveries", () => {
       },
       120_000,
       "recover task completed and every event delivered",
-    );
+    ).catch(async (err: unknown) => {
+      throw new Error(`${(err as Error).message}\n${await diagnosis(sub.id, reads.at(-1))}`);
+    });
     expect(done).toMatchObject({ total: EVENTS, queued: EVENTS, delivered: EVENTS });
     expect(done.finishedAt).not.toBeNull();
     // Read while it ran: part of the window queued, and never going backwards.
