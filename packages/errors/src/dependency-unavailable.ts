@@ -1,5 +1,11 @@
 /** The engines every service depends on; while one is away, work waits instead of failing. */
-export type Dependency = "postgres" | "redis";
+export type Dependency = "postgres" | "redis" | "storage";
+
+/**
+ * The code of the error @esign/storage throws when the object store (S3) could not be reached or
+ * answered a transient failure to every try of an operation: the store is away, not the request wrong.
+ */
+export const STORAGE_UNAVAILABLE_CODE = "ESTORAGE_UNAVAILABLE";
 
 // Prisma's codes for "the database could not be reached or dropped us": can't reach, timed out,
 // operations timed out, server closed the connection, no pool connection in time, too many connections.
@@ -94,6 +100,8 @@ function fromRedis(e: ErrorFields): boolean {
 export function unavailableDependency(err: unknown): Dependency | undefined {
   const e = fieldsOf(err);
   if (!e) return undefined;
+  // First: its cause is a socket error, which fromPg would take for PostgreSQL's.
+  if (e.code === STORAGE_UNAVAILABLE_CODE) return "storage";
   if (fromRedis(e)) return "redis";
   if (fromPrisma(e) || fromPg(e)) return "postgres";
   // pg connecting to a name with several addresses (localhost: ::1 and 127.0.0.1) fails with all of them.

@@ -4,6 +4,7 @@ import { PassThrough, type Readable } from "node:stream";
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import type { FileStorage, StagedFile } from "./file-storage";
 import { LocalFileStorage } from "./local-file-storage";
+import { asStorageUnavailable, withTransientRetry } from "./s3-transient";
 
 export interface S3FileStorageOptions {
   client: S3Client;
@@ -62,22 +63,29 @@ export class S3FileStorage implements FileStorage {
 
   async commit(file: StagedFile): Promise<string> {
     // Streamed from the staged file (never the whole upload in memory). An object already at this key
-    // has these very bytes: writing it again is harmless, and cheaper than asking first.
-    await this.client.send(
-      new PutObjectCommand({
-        Bucket: this.bucket,
-        Key: this.keyOf(file.sha256),
-        Body: createReadStream(this.stagedPath(file)),
-        ContentLength: file.size,
-      }),
-    );
+    // has these very bytes: writing it again is harmless, and cheaper than asking first; so is a retry
+    // after a dropped connection, on a fresh stream (s3-transient.ts).
+    await withTransientRetry(async () => {
+      const body = createReadStream(this.stagedPath(file));
+      try {
+        await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.keyOf(file.sha256), Body: body, ContentLength: file.size }));
+      } finally {
+        // A request cut short leaves its stream unread, and its file open.
+        body.destroy();
+      }
+    });
     await this.staging.discard(file);
     return file.sha256;
   }
 
   async put(content: Buffer): Promise<string> {
     const sha256 = createHash("sha256").update(content).digest("hex");
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.keyOf(sha256), Body: content, ContentLength: content.length }));
+    // A body held in memory: the SDK retries it itself.
+    await this.client
+      .send(new PutObjectCommand({ Bucket: this.bucket, Key: this.keyOf(sha256), Body: content, ContentLength: content.length }))
+      .catch((err: unknown) => {
+        throw asStorageUnavailable(err);
+      });
     return sha256;
   }
 
@@ -89,12 +97,12 @@ export class S3FileStorage implements FileStorage {
       (r) => {
         const body = r.Body as Readable | undefined;
         if (!body) return out.destroy(notFound(key));
-        body.on("error", (err) => out.destroy(err));
+        body.on("error", (err) => out.destroy(asStorageUnavailable(err) as Error));
         // The reader went away (a client hung up): stop downloading.
         out.on("close", () => body.destroy());
         body.pipe(out);
       },
-      (err: unknown) => out.destroy(isNotFound(err) ? notFound(key) : (err as Error)),
+      (err: unknown) => out.destroy(isNotFound(err) ? notFound(key) : (asStorageUnavailable(err) as Error)),
     );
     return out;
   }
@@ -106,7 +114,7 @@ export class S3FileStorage implements FileStorage {
       if (!r.Body) throw notFound(key);
       return Buffer.from(await r.Body.transformToByteArray());
     } catch (err) {
-      throw isNotFound(err) ? notFound(key) : err;
+      throw isNotFound(err) ? notFound(key) : asStorageUnavailable(err);
     }
   }
 
@@ -116,12 +124,14 @@ export class S3FileStorage implements FileStorage {
       return true;
     } catch (err) {
       if (isNotFound(err)) return false;
-      throw err;
+      throw asStorageUnavailable(err);
     }
   }
 
   /** Deletes a document for good (the recycle bin's purge); deleting a key that is not there succeeds, as on S3. */
   async remove(sha256: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.keyOf(sha256) }));
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.keyOf(sha256) })).catch((err: unknown) => {
+      throw asStorageUnavailable(err);
+    });
   }
 }

@@ -1,10 +1,12 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
+import net from "node:net";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { ListObjectsV2Command } from "@aws-sdk/client-s3";
+import { STORAGE_UNAVAILABLE_CODE, unavailableDependency } from "@esign/errors";
 import { bundlePath } from "../../../scripts/build-services";
 import { freePort } from "../../../test/support/ports";
 import { startS3Server, type S3Server } from "../../../test/support/s3-server";
@@ -34,6 +36,59 @@ async function readStream(r: Readable): Promise<Buffer> {
 async function keysInBucket(): Promise<string[]> {
   const r = await createS3Client(settings).send(new ListObjectsV2Command({ Bucket: "documents" }));
   return (r.Contents ?? []).map((o) => o.Key ?? "");
+}
+
+/**
+ * A TCP proxy to the S3 server that drops the next `drop` requests: the connection a request arrives on
+ * (new or kept alive) is closed at its first bytes, as a store closing an idle kept-alive socket just
+ * as a request goes out on it (the client sees "socket hang up"). Others pass through.
+ */
+async function startDroppingProxy(targetPort: number, drop: number) {
+  let toDrop = drop;
+  let dropped = 0;
+  let requests = 0;
+  const sockets = new Set<net.Socket>();
+  const track = (s: net.Socket) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+    s.on("error", () => undefined);
+  };
+  const proxy = net.createServer((client) => {
+    track(client);
+    let upstream: net.Socket | undefined;
+    client.on("data", (chunk: Buffer) => {
+      // A request's first bytes (the client sends one request at a time on a connection).
+      if (/^(GET|PUT|HEAD|POST|DELETE) \//.test(chunk.subarray(0, 8).toString("latin1"))) requests += 1;
+      if (toDrop > 0) {
+        toDrop -= 1;
+        dropped += 1;
+        upstream?.destroy();
+        return void client.destroy();
+      }
+      if (!upstream) {
+        upstream = net.connect(targetPort, "127.0.0.1");
+        track(upstream);
+        upstream.on("data", (answer: Buffer) => client.write(answer));
+        upstream.on("close", () => client.destroy());
+        client.on("close", () => upstream?.destroy());
+      }
+      upstream.write(chunk);
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  const { port } = proxy.address() as net.AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    dropped: () => dropped,
+    requests: () => requests,
+    dropNext(n: number) {
+      toDrop = n;
+    },
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise<void>((resolve) => proxy.close(() => resolve()));
+    },
+  };
 }
 
 beforeAll(async () => {
@@ -85,6 +140,51 @@ describe("S3 documents store", () => {
     expect((await a.readAll(address)).equals(sealed)).toBe(true);
     // The same bytes again: the same address, no error.
     expect(await a.put(sealed)).toBe(address);
+  });
+
+  it("an upload whose connection the store drops (a kept-alive socket closed as the request goes out) is put again on a fresh stream; a store that keeps dropping fails it after 3 tries", async () => {
+    const proxy = await startDroppingProxy(server.port, 1);
+    try {
+      const storage = new S3FileStorage({
+        client: createS3Client({ ...settings, S3_ENDPOINT: proxy.endpoint }),
+        bucket: "documents",
+        keyPrefix: "esign/",
+        stagingRoot: path.join(dir, "replica-dropped"),
+      });
+      const content = pdfOf(200_000);
+      const staged = await storage.stage(Readable.from([content]));
+      expect(await storage.commit(staged)).toBe(sha(content));
+      expect(proxy.dropped()).toBe(1);
+      expect((await storage.readAll(staged.sha256)).equals(content)).toBe(true);
+      expect(readdirSync(path.join(dir, "replica-dropped", ".staging"))).toEqual([]);
+
+      proxy.dropNext(Number.POSITIVE_INFINITY);
+      const again = await storage.stage(Readable.from([pdfOf(1234)]));
+      const err = await storage.commit(again).catch((e: unknown) => e);
+      // The store is away, not the request wrong: a 503 with Retry-After, a job that waits for it.
+      expect(err).toMatchObject({ code: STORAGE_UNAVAILABLE_CODE });
+      expect(unavailableDependency(err)).toBe("storage");
+      expect(proxy.dropped()).toBe(1 + 3);
+      // Not committed: the staged file stays for the caller to discard.
+      expect(readdirSync(path.join(dir, "replica-dropped", ".staging"))).toHaveLength(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("a refusal by the store (no such bucket) is no outage: thrown as the store's error, tried once", async () => {
+    const proxy = await startDroppingProxy(server.port, 0);
+    try {
+      const client = createS3Client({ ...settings, S3_ENDPOINT: proxy.endpoint });
+      const storage = new S3FileStorage({ client, bucket: "no-such-bucket", keyPrefix: "esign/", stagingRoot: path.join(dir, "replica-refused") });
+      const staged = await storage.stage(Readable.from([pdfOf(100)]));
+      const err = await storage.commit(staged).catch((e: unknown) => e);
+      expect(err).toMatchObject({ name: "NoSuchBucket" });
+      expect(unavailableDependency(err)).toBeUndefined();
+      expect(proxy.requests()).toBe(1);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it("a discarded upload never reaches the bucket", async () => {

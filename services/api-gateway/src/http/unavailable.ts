@@ -18,8 +18,8 @@ function logThrottled(logger: Logger, dependency: Dependency, err: unknown): voi
 }
 
 /**
- * The answer to a request that failed because PostgreSQL or Redis could not be reached (refused,
- * dropped, restarting, out of connections): 503 `service_unavailable` with Retry-After, never a 500.
+ * The answer to a request that failed because PostgreSQL, Redis or the object store could not be
+ * reached (refused, dropped, restarting, out of connections): 503 `service_unavailable` with Retry-After, never a 500.
  * Which dependency, and the driver's text (hosts, ports), stay in the log. Undefined for any other error.
  */
 export function unavailableError(err: unknown, logger: Logger): AppError | undefined {
