@@ -4,5 +4,5 @@ export { LocalFileStorage } from "./local-file-storage";
 // must not load the AWS SDK; createStorage loads it when the settings ask for S3.
 export { createStorage } from "./create-storage";
 export { StorageConfigError } from "./storage-settings";
-export type { StorageSettings } from "./storage-settings";
+export type { StorageLogger, StorageSettings } from "./storage-settings";
 export { looksLikePdf } from "./pdf-signature";

@@ -5,6 +5,7 @@ import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectComm
 import type { FileStorage, StagedFile } from "./file-storage";
 import { LocalFileStorage } from "./local-file-storage";
 import { asStorageUnavailable, withTransientRetry } from "./s3-transient";
+import type { StorageLogger } from "./storage-settings";
 
 export interface S3FileStorageOptions {
   client: S3Client;
@@ -13,6 +14,8 @@ export interface S3FileStorageOptions {
   keyPrefix?: string;
   /** A local folder for uploads in flight: they are hashed and inspected there before they are committed. */
   stagingRoot: string;
+  /** Told of each upload put again after a dropped connection. */
+  logger?: StorageLogger;
 }
 
 /** The error a read of a missing document fails with, as a local file's would (callers answer 404 or retry). */
@@ -36,11 +39,13 @@ export class S3FileStorage implements FileStorage {
   private readonly client: S3Client;
   private readonly bucket: string;
   private readonly prefix: string;
+  private readonly logger: StorageLogger | undefined;
 
   constructor(options: S3FileStorageOptions) {
     this.client = options.client;
     this.bucket = options.bucket;
     this.prefix = options.keyPrefix ?? "";
+    this.logger = options.logger;
     this.staging = new LocalFileStorage(options.stagingRoot);
   }
 
@@ -65,15 +70,20 @@ export class S3FileStorage implements FileStorage {
     // Streamed from the staged file (never the whole upload in memory). An object already at this key
     // has these very bytes: writing it again is harmless, and cheaper than asking first; so is a retry
     // after a dropped connection, on a fresh stream (s3-transient.ts).
-    await withTransientRetry(async () => {
-      const body = createReadStream(this.stagedPath(file));
-      try {
-        await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.keyOf(file.sha256), Body: body, ContentLength: file.size }));
-      } finally {
-        // A request cut short leaves its stream unread, and its file open.
-        body.destroy();
-      }
-    });
+    const key = this.keyOf(file.sha256);
+    await withTransientRetry(
+      async () => {
+        const body = createReadStream(this.stagedPath(file));
+        try {
+          await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentLength: file.size }));
+        } finally {
+          // A request cut short leaves its stream unread, and its file open.
+          body.destroy();
+        }
+      },
+      (err, failedTry) =>
+        this.logger?.warn("object store upload failed; putting it again", { key, try: failedTry, error: err instanceof Error ? err.message : String(err) }),
+    );
     await this.staging.discard(file);
     return file.sha256;
   }

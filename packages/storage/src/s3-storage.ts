@@ -1,13 +1,21 @@
 import path from "node:path";
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { S3FileStorage } from "./s3-file-storage";
-import { StorageConfigError, type StorageSettings } from "./storage-settings";
+import { StorageConfigError, type StorageLogger, type StorageSettings } from "./storage-settings";
 
 // Loaded only when STORAGE_BACKEND=s3 (create-storage.ts imports it on demand): requiring the AWS SDK
 // costs a service some 140 ms of CPU at every start, which the local backend need not pay.
 
-export function createS3Client(s: StorageSettings): S3Client {
+/** The SDK's logger: its warnings and errors to ours (it prints them to stderr when given none), the rest dropped. */
+function sdkLogger(logger: StorageLogger | undefined) {
+  const drop = () => undefined;
+  const warn = (...content: unknown[]) => logger?.warn("AWS SDK", { sdk: content.map((c) => (c instanceof Error ? c.message : c)) });
+  return { trace: drop, debug: drop, info: drop, warn, error: warn };
+}
+
+export function createS3Client(s: StorageSettings, logger?: StorageLogger): S3Client {
   return new S3Client({
+    logger: sdkLogger(logger),
     region: s.S3_REGION,
     ...(s.S3_ENDPOINT ? { endpoint: s.S3_ENDPOINT } : {}),
     forcePathStyle: s.S3_FORCE_PATH_STYLE,
@@ -60,8 +68,14 @@ export async function checkBucket(client: S3Client, s: StorageSettings): Promise
 }
 
 /** The bucket of the settings, checked (checkBucket), as the documents' store. */
-export async function createS3Storage(s: StorageSettings & { S3_BUCKET: string }): Promise<S3FileStorage> {
-  const client = createS3Client(s);
+export async function createS3Storage(s: StorageSettings & { S3_BUCKET: string }, logger?: StorageLogger): Promise<S3FileStorage> {
+  const client = createS3Client(s, logger);
   await checkBucket(client, s);
-  return new S3FileStorage({ client, bucket: s.S3_BUCKET, keyPrefix: s.S3_KEY_PREFIX, stagingRoot: path.resolve(s.STORAGE_DIR) });
+  return new S3FileStorage({
+    client,
+    bucket: s.S3_BUCKET,
+    keyPrefix: s.S3_KEY_PREFIX,
+    stagingRoot: path.resolve(s.STORAGE_DIR),
+    ...(logger ? { logger } : {}),
+  });
 }

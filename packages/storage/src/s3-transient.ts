@@ -48,12 +48,13 @@ export function asStorageUnavailable(err: unknown): unknown {
  * Runs `attempt` (which must build its request afresh) until it succeeds, a failure is not transient, or
  * the attempts run out; a transient last failure is thrown as asStorageUnavailable's.
  */
-export async function withTransientRetry<T>(attempt: () => Promise<T>): Promise<T> {
+export async function withTransientRetry<T>(attempt: () => Promise<T>, onRetry?: (err: unknown, failedTry: number) => void): Promise<T> {
   for (let n = 1; ; n++) {
     try {
       return await attempt();
     } catch (err) {
       if (n >= STREAM_PUT_ATTEMPTS || !isTransientS3Error(err)) throw asStorageUnavailable(err);
+      onRetry?.(err, n);
       await new Promise((r) => setTimeout(r, RETRY_PAUSES_MS[n - 1] ?? 150));
     }
   }

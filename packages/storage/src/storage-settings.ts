@@ -19,3 +19,11 @@ export class StorageConfigError extends Error {
     this.name = "StorageConfigError";
   }
 }
+
+/**
+ * Where the store's warnings go (a service's logger): a retried upload, and the AWS SDK's own
+ * warnings, which it would otherwise print to stderr as plain text among the JSON lines.
+ */
+export interface StorageLogger {
+  warn(message: string, fields?: Record<string, unknown>): void;
+}

@@ -144,17 +144,25 @@ describe("S3 documents store", () => {
 
   it("an upload whose connection the store drops (a kept-alive socket closed as the request goes out) is put again on a fresh stream; a store that keeps dropping fails it after 3 tries", async () => {
     const proxy = await startDroppingProxy(server.port, 1);
+    const warnings: { message: string; fields?: Record<string, unknown> }[] = [];
+    const logger = { warn: (message: string, fields?: Record<string, unknown>) => void warnings.push({ message, ...(fields ? { fields } : {}) }) };
+    const stderr = jest.spyOn(console, "warn");
     try {
       const storage = new S3FileStorage({
-        client: createS3Client({ ...settings, S3_ENDPOINT: proxy.endpoint }),
+        client: createS3Client({ ...settings, S3_ENDPOINT: proxy.endpoint }, logger),
         bucket: "documents",
         keyPrefix: "esign/",
         stagingRoot: path.join(dir, "replica-dropped"),
+        logger,
       });
       const content = pdfOf(200_000);
       const staged = await storage.stage(Readable.from([content]));
       expect(await storage.commit(staged)).toBe(sha(content));
       expect(proxy.dropped()).toBe(1);
+      // Said in the service's log, the SDK's own warning too, and nothing printed as plain text.
+      expect(warnings.filter((w) => w.message === "object store upload failed; putting it again").map((w) => w.fields?.try)).toEqual([1]);
+      expect(warnings.some((w) => w.message === "AWS SDK")).toBe(true);
+      expect(stderr).not.toHaveBeenCalled();
       expect((await storage.readAll(staged.sha256)).equals(content)).toBe(true);
       expect(readdirSync(path.join(dir, "replica-dropped", ".staging"))).toEqual([]);
 
@@ -168,6 +176,7 @@ describe("S3 documents store", () => {
       // Not committed: the staged file stays for the caller to discard.
       expect(readdirSync(path.join(dir, "replica-dropped", ".staging"))).toHaveLength(1);
     } finally {
+      stderr.mockRestore();
       await proxy.close();
     }
   });

@@ -19,7 +19,7 @@ runService("api-gateway", async ({ config, logger }) => {
   const producer = new Producer(redis, config.QUEUE_PREFIX);
   const enqueueBacklog = new EnqueueBacklog({ producer, connection: redis, logger, name: "create_enqueues", metrics: recoveryMetrics() });
   // The folder or the S3 bucket of the settings; a missing bucket or refused credentials stop the start here.
-  const storage = await createStorage(config);
+  const storage = await createStorage(config, logger);
   const pdfInspector = createPdfInspector(config, (message, meta) => logger.warn(message, meta));
   const app = buildApp({ config, logger, db, redis, producer, enqueueBacklog, storage, pdfInspector });
   const server: Server = await new Promise((resolve, reject) => {

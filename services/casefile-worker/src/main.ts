@@ -22,7 +22,7 @@ const DEFAULT_HEALTH_PORT = 3001;
 runWorkerService("casefile-worker", { defaultHealthPort: DEFAULT_HEALTH_PORT }, async ({ config, logger, db, redis, producer, workerOptions }) => {
   const sealer = await startSealer(config, db, logger);
   const mailThrottle = new MailThrottle(redis, config.QUEUE_PREFIX, config.MAILS_PER_CUSTOMER_PER_MINUTE);
-  const ctx: WorkerContext = { config, logger, db, producer, mailThrottle, storage: await createStorage(config), sealer };
+  const ctx: WorkerContext = { config, logger, db, producer, mailThrottle, storage: await createStorage(config, logger), sealer };
 
   const worker = startWorker(
     "casefile",

@@ -26,7 +26,7 @@ const options: WorkerServiceOptions = {
 runWorkerService("notifier", options, async ({ config, logger, db, redis, producer, workerOptions }) => {
   const mailer = createMailer(config, logger);
   const mailbox = createMailboxGateway(config, logger);
-  const storage = await createStorage(config);
+  const storage = await createStorage(config, logger);
   const mailThrottle = new MailThrottle(redis, config.QUEUE_PREFIX, config.MAILS_PER_CUSTOMER_PER_MINUTE);
   // Reminders are queued from here (`producer`), on the notifications queue this process also works.
   const ctx: NotifierContext = { config, logger, db, mailer, mailbox, producer, storage, mailThrottle };
