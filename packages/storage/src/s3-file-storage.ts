@@ -4,7 +4,7 @@ import { PassThrough, type Readable } from "node:stream";
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import type { FileStorage, StagedFile } from "./file-storage";
 import { LocalFileStorage } from "./local-file-storage";
-import { asStorageUnavailable, withTransientRetry } from "./s3-transient";
+import { asStorageUnavailable, orUnavailable, withTransientRetry } from "./s3-transient";
 import type { StorageLogger } from "./storage-settings";
 
 export interface S3FileStorageOptions {
@@ -91,11 +91,7 @@ export class S3FileStorage implements FileStorage {
   async put(content: Buffer): Promise<string> {
     const sha256 = createHash("sha256").update(content).digest("hex");
     // A body held in memory: the SDK retries it itself.
-    await this.client
-      .send(new PutObjectCommand({ Bucket: this.bucket, Key: this.keyOf(sha256), Body: content, ContentLength: content.length }))
-      .catch((err: unknown) => {
-        throw asStorageUnavailable(err);
-      });
+    await orUnavailable(this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.keyOf(sha256), Body: content, ContentLength: content.length })));
     return sha256;
   }
 
@@ -130,18 +126,16 @@ export class S3FileStorage implements FileStorage {
 
   async exists(sha256: string): Promise<boolean> {
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.keyOf(sha256) }));
+      await orUnavailable(this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.keyOf(sha256) })));
       return true;
     } catch (err) {
       if (isNotFound(err)) return false;
-      throw asStorageUnavailable(err);
+      throw err;
     }
   }
 
   /** Deletes a document for good (the recycle bin's purge); deleting a key that is not there succeeds, as on S3. */
   async remove(sha256: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.keyOf(sha256) })).catch((err: unknown) => {
-      throw asStorageUnavailable(err);
-    });
+    await orUnavailable(this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.keyOf(sha256) })));
   }
 }

@@ -19,7 +19,7 @@ const TRANSIENT_STATUSES = new Set([500, 502, 503, 504]);
  */
 const WRAPPED_TRANSPORT_ERROR = /^AWS SDK error wrapper for (TimeoutError|Error: (socket hang up|(read|write|connect) (ECONNRESET|EPIPE|ETIMEDOUT)))\b/;
 
-export function isTransientS3Error(err: unknown): boolean {
+function isTransientS3Error(err: unknown): boolean {
   if (typeof err !== "object" || err === null) return false;
   const e = err as { name?: unknown; code?: unknown; message?: unknown; $metadata?: { httpStatusCode?: unknown } };
   if (typeof e.name === "string" && TRANSIENT_NAMES.has(e.name)) return true;
@@ -30,7 +30,7 @@ export function isTransientS3Error(err: unknown): boolean {
 }
 
 /** Attempts in all, and the pause before each retry (short: a create request is waiting). */
-export const STREAM_PUT_ATTEMPTS = 3;
+const STREAM_PUT_ATTEMPTS = 3;
 const RETRY_PAUSES_MS = [25, 150];
 
 /**
@@ -42,6 +42,15 @@ export function asStorageUnavailable(err: unknown): unknown {
   if (!isTransientS3Error(err)) return err;
   const message = err instanceof Error ? err.message : String(err);
   return Object.assign(new Error(`the object store could not be reached: ${message}`), { code: STORAGE_UNAVAILABLE_CODE, cause: err });
+}
+
+/** A request the SDK retries itself (a body it holds, or none): its last failure as asStorageUnavailable's. */
+export async function orUnavailable<T>(request: Promise<T>): Promise<T> {
+  try {
+    return await request;
+  } catch (err) {
+    throw asStorageUnavailable(err);
+  }
 }
 
 /**
