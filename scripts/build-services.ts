@@ -39,6 +39,11 @@ export function scriptBundlePath(name: (typeof SCRIPT_BUNDLES)[number]): string 
 const INSPECTOR_ENTRY = path.join(ROOT, "packages/pdf-inspect/src/inspector-process.ts");
 const INSPECTOR_BUNDLE = path.join(ROOT, "packages/pdf-inspect/dist/inspector-process.cjs");
 
+/** The PDF inspector's child as bundled (a path from the repository root, as the services' bundles name it). */
+export function inspectorBundlePath(): string {
+  return relativeFrom(ROOT, INSPECTOR_BUNDLE);
+}
+
 /**
  * Files our code reads beside itself at run time (through `__dirname`), which a production tree must
  * carry: the migrations (packages/db/src/migrate.ts), the signing page's script (signing-assets.ts) and
@@ -132,7 +137,7 @@ function bundle(entry: string, outfile: string, needs: RuntimeNeeds): Promise<un
     logLevel: "warning",
     // The gateway's PDF inspector forks the bundled child instead of the TypeScript one (a path from
     // the repository root: packages/pdf-inspect resolves it against its own location).
-    define: { "process.env.ESIGN_PDF_INSPECTOR_BUNDLE": JSON.stringify(relativeFrom(ROOT, INSPECTOR_BUNDLE)) },
+    define: { "process.env.ESIGN_PDF_INSPECTOR_BUNDLE": JSON.stringify(inspectorBundlePath()) },
     plugins: [layout(path.dirname(outfile), needs)],
   });
 }

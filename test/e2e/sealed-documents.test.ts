@@ -1,14 +1,14 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createCustomer } from "@esign/accounts";
 import { createDevelopmentSealP12, inspectSeal, loadP12SealKey, sealDocument } from "@esign/seal";
 import { TEST_ENCRYPTION_KEY, getToken } from "../support/api";
+import { runCli } from "../support/cli";
 import { eventually } from "../support/eventually";
 import { makePdf } from "../support/pdf";
 import { pdfText, pdfsig } from "../support/poppler";
-import { REPO_ROOT, startService } from "../support/services";
+import { startService } from "../support/services";
 import { createCase, postJson } from "../support/signing-api";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";
 import { startSystem, type System } from "../support/system";
@@ -57,20 +57,6 @@ const SIGNERS = [
 async function postPdf(body: Uint8Array, contentType = "application/pdf"): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${system.gateway.url}/verify`, { method: "POST", headers: { "content-type": contentType }, body });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
-
-function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "scripts/cli.ts"), ...args], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...env },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("exit", (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 describe("sealed documents", () => {
@@ -256,11 +242,11 @@ describe("sealed documents", () => {
     try {
       const file = path.join(dir, "lease.pdf");
       writeFileSync(file, sealed);
-      const out = await runCli(["verify", file], { DATABASE_URL: world.databaseUrl });
+      const out = await runCli(["verify", file], { env: { DATABASE_URL: world.databaseUrl } });
       expect(out.code).toBe(0);
       const json = JSON.parse(out.stdout) as Record<string, unknown>;
       expect(json).toMatchObject({ verdict: "sealed_unchanged", sealedByThisPlatform: true, unchanged: true, seal: { level: "B-T", coversWholeFile: true } });
-      const missing = await runCli(["verify", path.join(dir, "nope.pdf")], { DATABASE_URL: world.databaseUrl });
+      const missing = await runCli(["verify", path.join(dir, "nope.pdf")], { env: { DATABASE_URL: world.databaseUrl } });
       expect(missing.code).toBe(1);
       expect(missing.stderr).toContain("cannot read");
     } finally {
