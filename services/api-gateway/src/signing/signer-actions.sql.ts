@@ -1,5 +1,5 @@
-import { defineStatement, jsonText, qb, secondsBefore } from "@esign/db";
-import { CASEFILE_STATUS, SIGNER_STATUS } from "@esign/schema";
+import { defineStatement, jsonText, notifyOutboxIfAny, qb, secondsBefore, serializedEventInsert, logInsert, withCtes, type SerializedEvent } from "@esign/db";
+import { CASEFILE_STATUS, type LogRow, SIGNER_STATUS } from "@esign/schema";
 
 /*
  * The statements of the signer's own actions (signer-actions.ts). Each action's transaction locks
@@ -24,14 +24,70 @@ export const lockSignerForActionSql = defineStatement(
   { reuse: "shape" },
 );
 
+const SAMPLE_LOG: LogRow = {
+  customerId: 1,
+  caseFileId: 1,
+  signerId: 1,
+  code: 4,
+  event: "signed",
+  actor: "signer",
+  userId: null,
+  ip: "127.0.0.1",
+  userAgent: null,
+  detailJson: null,
+};
+
+/**
+ * The events an action writes with its change, serialized (serializeEvents), and their log entries
+ * apart: an event without one (the image variant of `signed`) is left out of the log by the caller
+ * (actionEvents), since a build that reuses its text per shape may not test a value (reuse.ts).
+ */
+export interface ActionEvents {
+  events: readonly SerializedEvent[];
+  logs: readonly LogRow[];
+}
+
+const SAMPLE_EVENTS: ActionEvents = {
+  events: [
+    {
+      id: "00000000-0000-4000-8000-000000000000",
+      customerId: 1,
+      topic: "signer",
+      eventType: "sign.signer.signed",
+      payloadJson: "{}",
+      targetSubscriptionId: null,
+      log: SAMPLE_LOG,
+    },
+  ],
+  logs: [SAMPLE_LOG],
+};
+
+/** The events' rows, their log entries and one NOTIFY to the relay, as CTEs of an action's one statement. */
+function eventCtes({ events, logs }: ActionEvents) {
+  return [["events", serializedEventInsert(events)] as const, ["event_log", logInsert(logs)] as const];
+}
+
+/**
+ * Events with their log entries and NOTIFY, as the transaction's last statement (runAndCommit sends
+ * its COMMIT along): emitEvents' statement, for a transaction that has no change of its own to write
+ * with them.
+ */
+export const writeActionEventsSql = defineStatement(
+  "write-action-events",
+  { written: SAMPLE_EVENTS },
+  ({ written }) => withCtes(eventCtes(written)).selectNoFrom(notifyOutboxIfAny("events").as("notified")),
+  { reuse: "shape" },
+);
+
 /**
  * Signer -> signed (4): the time, the method and value, the identity a provider vouched for, the
- * request's evidence for the audit trail.
+ * request's evidence for the audit trail; and its events with their NOTIFY, in one statement (the
+ * transaction's last: runAndCommit sends its COMMIT along).
  *
  * Locks: nothing more (the signer row is already locked by lockSignerForActionSql).
  */
-export const markSignerSignedSql = defineStatement(
-  "mark-signer-signed",
+export const signSignerSql = defineStatement(
+  "sign-signer",
   {
     signerId: ID,
     signedAt: new Date(0),
@@ -44,44 +100,62 @@ export const markSignerSignedSql = defineStatement(
     identityVerifiedAt: null as Date | null,
     actionIp: null as string | null,
     actionUserAgent: null as string | null,
+    written: SAMPLE_EVENTS,
   },
-  ({ signerId, ...signed }) =>
-    qb
-      .updateTable("Signer")
-      .set((eb) => ({ ...signed, status: SIGNER_STATUS.signed, updatedAt: eb.fn<Date>("now") }))
-      .where("id", "=", signerId),
+  ({ signerId, written, ...signed }) =>
+    withCtes([
+      [
+        "signed",
+        qb
+          .updateTable("Signer")
+          .set((eb) => ({ ...signed, status: SIGNER_STATUS.signed, updatedAt: eb.fn<Date>("now") }))
+          .where("id", "=", signerId)
+          .returning("id"),
+      ],
+      ...eventCtes(written),
+    ]).selectNoFrom(notifyOutboxIfAny("events").as("notified")),
   { reuse: "shape" },
 );
 
 /**
- * Signer -> rejected (2) with the reason and the request's evidence.
+ * Signer -> rejected (2) with the reason and the request's evidence, the case file -> rejected (2):
+ * one signer's no ends it; and both events with their NOTIFY, in one statement (the transaction's
+ * last: runAndCommit sends its COMMIT along).
  *
- * Locks: nothing more (the signer row is already locked by lockSignerForActionSql).
+ * Locks: nothing more (the case file row and the signer row are already locked, by lockCaseFileRow
+ * and lockSignerForActionSql).
  */
-export const markSignerRejectedSql = defineStatement(
-  "mark-signer-rejected",
-  { signerId: ID, rejectedAt: new Date(0), rejectReason: null as string | null, actionIp: null as string | null, actionUserAgent: null as string | null },
-  ({ signerId, ...rejected }) =>
-    qb
-      .updateTable("Signer")
-      .set((eb) => ({ ...rejected, status: SIGNER_STATUS.rejected, updatedAt: eb.fn<Date>("now") }))
-      .where("id", "=", signerId),
-  { reuse: "shape" },
-);
-
-/**
- * Case file -> rejected (2): one signer's no ends it.
- *
- * Locks: nothing more (the case file row is already locked by lockCaseFileRow).
- */
-export const markCaseFileRejectedSql = defineStatement(
-  "mark-case-file-rejected",
-  { caseFileId: ID, rejectedAt: new Date(0) },
-  ({ caseFileId, rejectedAt }) =>
-    qb
-      .updateTable("CaseFile")
-      .set((eb) => ({ status: CASEFILE_STATUS.rejected, rejectedAt, updatedAt: eb.fn<Date>("now") }))
-      .where("id", "=", caseFileId),
+export const rejectSignerSql = defineStatement(
+  "reject-signer",
+  {
+    signerId: ID,
+    caseFileId: ID,
+    rejectedAt: new Date(0),
+    rejectReason: null as string | null,
+    actionIp: null as string | null,
+    actionUserAgent: null as string | null,
+    written: SAMPLE_EVENTS,
+  },
+  ({ signerId, caseFileId, rejectedAt, written, ...rejected }) =>
+    withCtes([
+      [
+        "signer_rejected",
+        qb
+          .updateTable("Signer")
+          .set((eb) => ({ ...rejected, rejectedAt, status: SIGNER_STATUS.rejected, updatedAt: eb.fn<Date>("now") }))
+          .where("id", "=", signerId)
+          .returning("id"),
+      ],
+      [
+        "case_file_rejected",
+        qb
+          .updateTable("CaseFile")
+          .set((eb) => ({ status: CASEFILE_STATUS.rejected, rejectedAt, updatedAt: eb.fn<Date>("now") }))
+          .where("id", "=", caseFileId)
+          .returning("id"),
+      ],
+      ...eventCtes(written),
+    ]).selectNoFrom(notifyOutboxIfAny("events").as("notified")),
   { reuse: "shape" },
 );
 

@@ -1,16 +1,21 @@
 import {
   emitEvent,
-  emitEvents,
+  firstRead,
   lockCaseFileRow,
   lockSignerRow,
   run,
+  runAndCommit,
   runOne,
+  serializeEvents,
+  sqlPool,
+  withSqlTransaction,
   type CaseFile,
   type DB,
   type Db,
+  type OutboxEvent,
   type Selectable,
   type Signer,
-  type Tx,
+  type SqlClient,
 } from "@esign/db";
 import { CASEFILE_STATUS, SIGNER_STATUS, caseFileEvent, signerEvent } from "@esign/schema";
 import { signerAudit, type RequestEvidence } from "../http/request-evidence";
@@ -19,11 +24,12 @@ import {
   caseFileOfEventSql,
   claimOpenedSql,
   lockSignerForActionSql,
-  markCaseFileRejectedSql,
   markRequestOpenedSql,
-  markSignerRejectedSql,
-  markSignerSignedSql,
   recentRequestOpenedSql,
+  rejectSignerSql,
+  type ActionEvents,
+  signSignerSql,
+  writeActionEventsSql,
 } from "./signer-actions.sql";
 
 /**
@@ -41,15 +47,42 @@ export interface SignerRef {
 /** The signer as its action's transaction locked and read it (every column). */
 export type LockedSigner = Selectable<DB["Signer"]>;
 
-/** Locks the case file, then the signer (each statement reads its row as locked), and checks them again. */
-async function lockFresh(tx: Tx, ref: SignerRef, now: Date): Promise<{ signer: LockedSigner; caseFile: CaseFile }> {
-  const caseFile = await runOne(tx, lockCaseFileRow, { id: ref.caseFileId, customerId: undefined });
-  const signer = await runOne(tx, lockSignerForActionSql, { signerId: ref.signerId });
-  if (!caseFile || !signer) throw new Error(`signer ${ref.signerId} of case file ${ref.caseFileId} not found`);
-  const blocker = blockerFor(signer, caseFile, now);
-  if (blocker) throw blocker;
-  return { signer, caseFile };
+/**
+ * One signer action's transaction: BEGIN with the case file's lock and read (lockCaseFileRow, one
+ * round trip), then the signer's (lockSignerForActionSql), both checked again as at the door; `write`
+ * gets them and sends the action's one statement with the COMMIT (runAndCommit). Three round trips
+ * where Prisma's interactive transaction took six (BEGIN, the two locks, the change, the events,
+ * COMMIT), each through its engine. A blocker or a failed recheck rolls back and is thrown.
+ */
+async function lockedAction<T>(
+  db: Db,
+  ref: SignerRef,
+  now: Date,
+  write: (client: SqlClient, locked: { signer: LockedSigner; caseFile: CaseFile }) => Promise<T>,
+): Promise<T> {
+  return withSqlTransaction(
+    sqlPool(db),
+    async (client, [caseFile]) => {
+      const signer = await runOne(client, lockSignerForActionSql, { signerId: ref.signerId });
+      if (!caseFile || !signer) throw new Error(`signer ${ref.signerId} of case file ${ref.caseFileId} not found`);
+      const blocker = blockerFor(signer, caseFile, now);
+      if (blocker) throw blocker;
+      return write(client, { signer, caseFile });
+    },
+    // The locks are held for three round trips and nothing else: a session left idle in the
+    // transaction (a stalled process) ends and releases them.
+    { idleTimeoutMs: ACTION_IDLE_LIMIT_MS, firstRead: firstRead(lockCaseFileRow, { id: ref.caseFileId, customerId: undefined }) },
+  );
 }
+
+/** Events serialized for an action's statement, with the log entries of those that are one. */
+function actionEvents(events: readonly OutboxEvent[]): ActionEvents {
+  const serialized = serializeEvents(events);
+  return { events: serialized, logs: serialized.flatMap((e) => (e.log ? [e.log] : [])) };
+}
+
+/** How long a signer action's transaction may sit idle holding its locks (Prisma's default transaction limit). */
+const ACTION_IDLE_LIMIT_MS = 5_000;
 
 export interface Signature {
   /** text | draw | image | a secure method name */
@@ -80,10 +113,12 @@ export interface VerifiedIdentity {
  * `recheck` runs on the locked, fresh signer (method and documents) before anything is written.
  */
 export async function recordSignature(db: Db, ref: SignerRef, sig: Signature, recheck: (signer: LockedSigner) => void, now = new Date()) {
-  return db.$transaction(async (tx) => {
-    const { signer, caseFile } = await lockFresh(tx, ref, now);
+  return lockedAction(db, ref, now, async (client, { signer, caseFile }) => {
     recheck(signer);
-    await run(tx, markSignerSignedSql, {
+    // The log entry the event also is says who signed from where (the image variant is no entry of its own).
+    const signed = signerEvent(caseFile, caseFile.status, signer.id, "sign.signer.signed", signerAudit(sig.evidence));
+    const imageUpload = signerEvent(caseFile, caseFile.status, signer.id, "sign.signer.signedWithImageUploadAndNAP");
+    await runAndCommit(client, signSignerSql, {
       signerId: signer.id,
       signedAt: now,
       signatureMethod: sig.method,
@@ -95,33 +130,29 @@ export async function recordSignature(db: Db, ref: SignerRef, sig: Signature, re
       identityVerifiedAt: sig.identity?.verifiedAt ?? null,
       actionIp: sig.evidence.ip,
       actionUserAgent: sig.evidence.userAgent,
+      written: actionEvents(sig.imageUpload ? [signed, imageUpload] : [signed]),
     });
-    // The log entry the event also is says who signed from where (the image variant is no entry of its own).
-    const signed = signerEvent(caseFile, caseFile.status, signer.id, "sign.signer.signed", signerAudit(sig.evidence));
-    const imageUpload = signerEvent(caseFile, caseFile.status, signer.id, "sign.signer.signedWithImageUploadAndNAP");
-    await emitEvents(tx, sig.imageUpload ? [signed, imageUpload] : [signed]);
     return { signerId: signer.id, caseFileStatus: caseFile.status };
   });
 }
 
 /** Signer -> rejected (2) and case file -> rejected (2), with both events: one signer's no ends the case file. */
 export async function recordRejection(db: Db, ref: SignerRef, reason: string | null, evidence: RequestEvidence, now = new Date()) {
-  return db.$transaction(async (tx) => {
-    const { signer, caseFile } = await lockFresh(tx, ref, now);
+  return lockedAction(db, ref, now, async (client, { signer, caseFile }) => {
     const status = CASEFILE_STATUS.rejected;
-    await run(tx, markSignerRejectedSql, {
+    const audit = signerAudit(evidence);
+    await runAndCommit(client, rejectSignerSql, {
       signerId: signer.id,
+      caseFileId: caseFile.id,
       rejectedAt: now,
       rejectReason: reason,
       actionIp: evidence.ip,
       actionUserAgent: evidence.userAgent,
+      written: actionEvents([
+        signerEvent(caseFile, status, signer.id, "sign.signer.rejected", audit),
+        caseFileEvent(caseFile, status, "sign.casefile.rejected", audit),
+      ]),
     });
-    await run(tx, markCaseFileRejectedSql, { caseFileId: caseFile.id, rejectedAt: now });
-    const audit = signerAudit(evidence);
-    await emitEvents(tx, [
-      signerEvent(caseFile, status, signer.id, "sign.signer.rejected", audit),
-      caseFileEvent(caseFile, status, "sign.casefile.rejected", audit),
-    ]);
     return { signerId: signer.id, caseFileStatus: status };
   });
 }
@@ -140,13 +171,18 @@ export async function recordOpened(
   evidence: RequestEvidence,
   now = new Date(),
 ) {
-  return db.$transaction(async (tx) => {
-    const cutoff = new Date(now.getTime() - OPENED_EVENT_MIN_INTERVAL_MS);
-    const claimed = await runOne(tx, claimOpenedSql, { signerId: signer.id, now, cutoff });
-    if (!claimed) return false;
-    await emitEvent(tx, signerEvent(caseFile, caseFile.status, signer.id, "sign.signer.opened", signerAudit(evidence)));
-    return true;
-  });
+  const cutoff = new Date(now.getTime() - OPENED_EVENT_MIN_INTERVAL_MS);
+  // Two round trips: BEGIN with the claim, then the event with the COMMIT (or the COMMIT alone).
+  return withSqlTransaction(
+    sqlPool(db),
+    async (client, [claimed]) => {
+      if (!claimed) return false;
+      const opened = signerEvent(caseFile, caseFile.status, signer.id, "sign.signer.opened", signerAudit(evidence));
+      await runAndCommit(client, writeActionEventsSql, { written: actionEvents([opened]) });
+      return true;
+    },
+    { idleTimeoutMs: ACTION_IDLE_LIMIT_MS, firstRead: firstRead(claimOpenedSql, { signerId: signer.id, now, cutoff }) },
+  );
 }
 
 /**
