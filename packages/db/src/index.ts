@@ -26,6 +26,9 @@ export {
   emitEvent,
   emitEvents,
   eventInsert,
+  eventRows,
+  eventRowsCtes,
+  SAMPLE_EVENT_ROWS,
   recordLog,
   logInsert,
   serializeEvents,
@@ -36,7 +39,7 @@ export {
   notifyOutboxIfAnyUnrelayed,
   OUTBOX_CHANNEL,
 } from "./outbox";
-export type { EventInsertRow, RelayedAtOf } from "./outbox";
+export type { EventInsertRow, EventRows, RelayedAtOf } from "./outbox";
 export { qb } from "./typed-sql/builder";
 export type { QueryBuilder, DB } from "./typed-sql/builder";
 export type { CompiledQuery, Expression, ExpressionBuilder, Insertable, RawBuilder, Selectable, SelectQueryBuilder, SqlBool, Updateable } from "kysely";

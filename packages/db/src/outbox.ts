@@ -112,6 +112,56 @@ export function serializedLogInsert(events: readonly SerializedEvent[], onlyIfAn
 }
 
 /**
+ * Events serialized for a statement that reuses its text per shape (`reuse: "shape"`), with the log
+ * entries of those that are one set apart: such a build may pass values on but never test one
+ * (reuse.ts), so it cannot leave out an event's missing entry itself.
+ */
+export interface EventRows {
+  events: readonly SerializedEvent[];
+  logs: readonly LogRow[];
+}
+
+export function eventRows(events: readonly OutboxEvent[]): EventRows {
+  const serialized = serializeEvents(events);
+  return { events: serialized, logs: serialized.flatMap((e) => (e.log ? [e.log] : [])) };
+}
+
+/** An EventRows for statements' samples (statements.test.ts prepares each with its sample). */
+export const SAMPLE_EVENT_ROWS: EventRows = (() => {
+  const log: LogRow = {
+    customerId: 1,
+    caseFileId: 1,
+    signerId: 1,
+    code: 4,
+    event: "signed",
+    actor: "signer",
+    userId: null,
+    ip: "127.0.0.1",
+    userAgent: null,
+    detailJson: null,
+  };
+  const event: SerializedEvent = {
+    id: "00000000-0000-4000-8000-000000000000",
+    customerId: 1,
+    topic: "signer",
+    eventType: "sign.signer.signed",
+    payloadJson: "{}",
+    targetSubscriptionId: null,
+    log,
+  };
+  return { events: [event], logs: [log] };
+})();
+
+/**
+ * The CTEs that write EventRows inside a larger statement (withCtes): the events as `events`, their
+ * log entries as `event_log`, each only when `onlyIfAnyIn` (a CTE's name) has a row. The statement
+ * selects `notifyOutboxIfAny("events")` to wake the relay.
+ */
+export function eventRowsCtes(rows: EventRows, onlyIfAnyIn?: string) {
+  return [["events", serializedEventInsert(rows.events, onlyIfAnyIn)] as const, ["event_log", logInsert(rows.logs, onlyIfAnyIn)] as const];
+}
+
+/**
  * INSERT of log rows from one parameter per column (one statement text for any number of rows), in
  * the given order; also a data-modifying CTE of a larger statement (the create writes its case file's
  * `created` and `sent` entries before its signers' `requestActivated` ones in one such insert).

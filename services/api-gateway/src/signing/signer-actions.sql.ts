@@ -1,5 +1,5 @@
-import { defineStatement, jsonText, notifyOutboxIfAny, qb, secondsBefore, serializedEventInsert, logInsert, withCtes, type SerializedEvent } from "@esign/db";
-import { CASEFILE_STATUS, type LogRow, SIGNER_STATUS } from "@esign/schema";
+import { defineStatement, eventRowsCtes, jsonText, notifyOutboxIfAny, qb, SAMPLE_EVENT_ROWS, secondsBefore, withCtes } from "@esign/db";
+import { CASEFILE_STATUS, SIGNER_STATUS } from "@esign/schema";
 
 /*
  * The statements of the signer's own actions (signer-actions.ts). Each action's transaction locks
@@ -24,58 +24,17 @@ export const lockSignerForActionSql = defineStatement(
   { reuse: "shape" },
 );
 
-const SAMPLE_LOG: LogRow = {
-  customerId: 1,
-  caseFileId: 1,
-  signerId: 1,
-  code: 4,
-  event: "signed",
-  actor: "signer",
-  userId: null,
-  ip: "127.0.0.1",
-  userAgent: null,
-  detailJson: null,
-};
-
-/**
- * The events an action writes with its change, serialized (serializeEvents), and their log entries
- * apart: an event without one (the image variant of `signed`) is left out of the log by the caller
- * (actionEvents), since a build that reuses its text per shape may not test a value (reuse.ts).
- */
-export interface ActionEvents {
-  events: readonly SerializedEvent[];
-  logs: readonly LogRow[];
-}
-
-const SAMPLE_EVENTS: ActionEvents = {
-  events: [
-    {
-      id: "00000000-0000-4000-8000-000000000000",
-      customerId: 1,
-      topic: "signer",
-      eventType: "sign.signer.signed",
-      payloadJson: "{}",
-      targetSubscriptionId: null,
-      log: SAMPLE_LOG,
-    },
-  ],
-  logs: [SAMPLE_LOG],
-};
-
-/** The events' rows, their log entries and one NOTIFY to the relay, as CTEs of an action's one statement. */
-function eventCtes({ events, logs }: ActionEvents) {
-  return [["events", serializedEventInsert(events)] as const, ["event_log", logInsert(logs)] as const];
-}
-
 /**
  * Events with their log entries and NOTIFY, as the transaction's last statement (runAndCommit sends
  * its COMMIT along): emitEvents' statement, for a transaction that has no change of its own to write
  * with them.
+ *
+ * Locks: nothing (it only inserts; the transaction's earlier statements hold what it locked).
  */
 export const writeActionEventsSql = defineStatement(
   "write-action-events",
-  { written: SAMPLE_EVENTS },
-  ({ written }) => withCtes(eventCtes(written)).selectNoFrom(notifyOutboxIfAny("events").as("notified")),
+  { written: SAMPLE_EVENT_ROWS },
+  ({ written }) => withCtes(eventRowsCtes(written)).selectNoFrom(notifyOutboxIfAny("events").as("notified")),
   { reuse: "shape" },
 );
 
@@ -100,7 +59,7 @@ export const signSignerSql = defineStatement(
     identityVerifiedAt: null as Date | null,
     actionIp: null as string | null,
     actionUserAgent: null as string | null,
-    written: SAMPLE_EVENTS,
+    written: SAMPLE_EVENT_ROWS,
   },
   ({ signerId, written, ...signed }) =>
     withCtes([
@@ -112,7 +71,7 @@ export const signSignerSql = defineStatement(
           .where("id", "=", signerId)
           .returning("id"),
       ],
-      ...eventCtes(written),
+      ...eventRowsCtes(written),
     ]).selectNoFrom(notifyOutboxIfAny("events").as("notified")),
   { reuse: "shape" },
 );
@@ -134,7 +93,7 @@ export const rejectSignerSql = defineStatement(
     rejectReason: null as string | null,
     actionIp: null as string | null,
     actionUserAgent: null as string | null,
-    written: SAMPLE_EVENTS,
+    written: SAMPLE_EVENT_ROWS,
   },
   ({ signerId, caseFileId, rejectedAt, written, ...rejected }) =>
     withCtes([
@@ -154,7 +113,7 @@ export const rejectSignerSql = defineStatement(
           .where("id", "=", caseFileId)
           .returning("id"),
       ],
-      ...eventCtes(written),
+      ...eventRowsCtes(written),
     ]).selectNoFrom(notifyOutboxIfAny("events").as("notified")),
   { reuse: "shape" },
 );

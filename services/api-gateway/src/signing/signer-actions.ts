@@ -6,13 +6,12 @@ import {
   run,
   runAndCommit,
   runOne,
-  serializeEvents,
+  eventRows,
   sqlPool,
   withSqlTransaction,
   type CaseFile,
   type DB,
   type Db,
-  type OutboxEvent,
   type Selectable,
   type Signer,
   type SqlClient,
@@ -27,7 +26,6 @@ import {
   markRequestOpenedSql,
   recentRequestOpenedSql,
   rejectSignerSql,
-  type ActionEvents,
   signSignerSql,
   writeActionEventsSql,
 } from "./signer-actions.sql";
@@ -73,12 +71,6 @@ async function lockedAction<T>(
     // transaction (a stalled process) ends and releases them.
     { idleTimeoutMs: ACTION_IDLE_LIMIT_MS, firstRead: firstRead(lockCaseFileRow, { id: ref.caseFileId, customerId: undefined }) },
   );
-}
-
-/** Events serialized for an action's statement, with the log entries of those that are one. */
-function actionEvents(events: readonly OutboxEvent[]): ActionEvents {
-  const serialized = serializeEvents(events);
-  return { events: serialized, logs: serialized.flatMap((e) => (e.log ? [e.log] : [])) };
 }
 
 /** How long a signer action's transaction may sit idle holding its locks (Prisma's default transaction limit). */
@@ -130,7 +122,7 @@ export async function recordSignature(db: Db, ref: SignerRef, sig: Signature, re
       identityVerifiedAt: sig.identity?.verifiedAt ?? null,
       actionIp: sig.evidence.ip,
       actionUserAgent: sig.evidence.userAgent,
-      written: actionEvents(sig.imageUpload ? [signed, imageUpload] : [signed]),
+      written: eventRows(sig.imageUpload ? [signed, imageUpload] : [signed]),
     });
     return { signerId: signer.id, caseFileStatus: caseFile.status };
   });
@@ -148,7 +140,7 @@ export async function recordRejection(db: Db, ref: SignerRef, reason: string | n
       rejectReason: reason,
       actionIp: evidence.ip,
       actionUserAgent: evidence.userAgent,
-      written: actionEvents([
+      written: eventRows([
         signerEvent(caseFile, status, signer.id, "sign.signer.rejected", audit),
         caseFileEvent(caseFile, status, "sign.casefile.rejected", audit),
       ]),
@@ -178,7 +170,7 @@ export async function recordOpened(
     async (client, [claimed]) => {
       if (!claimed) return false;
       const opened = signerEvent(caseFile, caseFile.status, signer.id, "sign.signer.opened", signerAudit(evidence));
-      await runAndCommit(client, writeActionEventsSql, { written: actionEvents([opened]) });
+      await runAndCommit(client, writeActionEventsSql, { written: eventRows([opened]) });
       return true;
     },
     { idleTimeoutMs: ACTION_IDLE_LIMIT_MS, firstRead: firstRead(claimOpenedSql, { signerId: signer.id, now, cutoff }) },

@@ -11,7 +11,7 @@ import { scheduleCaseFileTimers } from "../domain/schedule-timers";
  */
 export async function advanceCaseFileJob(ctx: WorkerContext, data: JobData<"casefile", "advance">): Promise<void> {
   const { caseFileId } = data;
-  const { outcome, state } = await ctx.db.$transaction((tx) => advanceCaseFile(tx, caseFileId));
+  const { outcome, state } = await advanceCaseFile(ctx.db, caseFileId);
   if (outcome.kind === "pending" && outcome.activated.length > 0) ctx.logger.info("signers activated", { caseFileId, signerIds: outcome.activated });
   if (outcome.kind === "signed") ctx.logger.info("case file signed by everyone", { caseFileId });
   if (!state) return;
