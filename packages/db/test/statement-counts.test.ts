@@ -1,4 +1,5 @@
-import { countStatements, createPrisma, ping, run, sqlPool, statementCounts, withSqlTransaction, type Db } from "../src";
+import { countStatements, createPrisma, ping, run, sqlPool, withSqlTransaction, type Db } from "../src";
+import { countedStatements } from "../../../test/support/statement-counts";
 import { createWorld, type World } from "../../../test/support/webhook-world";
 
 // countStatements: the round trips and transactions the benchmark reads per case file and per
@@ -20,10 +21,8 @@ afterAll(async () => {
 });
 
 const delta = async (fn: () => Promise<unknown>) => {
-  const before = { ...statementCounts() };
-  await fn();
-  const after = statementCounts();
-  return { roundTrips: after.roundTrips - before.roundTrips, transactions: after.transactions - before.transactions };
+  const { roundTrips, transactions } = await countedStatements(fn);
+  return { roundTrips, transactions };
 };
 
 describe("countStatements", () => {

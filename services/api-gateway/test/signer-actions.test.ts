@@ -1,7 +1,8 @@
 import { createCustomer, type CustomerCredentials } from "@esign/accounts";
-import { countStatements, createPrisma, sqlPool, statementCounts, type Db } from "@esign/db";
+import { countStatements, createPrisma, sqlPool, type Db } from "@esign/db";
 import { CASEFILE_STATUS, SIGNER_STATUS } from "@esign/schema";
 import { TEST_ENCRYPTION_KEY } from "../../../test/support/api";
+import { countedStatements } from "../../../test/support/statement-counts";
 import { createWorld, type World } from "../../../test/support/webhook-world";
 import { recordOpened, recordRejection, recordSignature, type Signature } from "../src/signing/signer-actions";
 
@@ -43,13 +44,6 @@ async function sentCaseFile(signers = 2): Promise<{ caseFileId: number; signerId
   return { caseFileId: cf.id, signerIds };
 }
 
-const counted = async <T>(fn: () => Promise<T>): Promise<{ result: T; roundTrips: number; transactions: number }> => {
-  const before = { ...statementCounts() };
-  const result = await fn();
-  const after = statementCounts();
-  return { result, roundTrips: after.roundTrips - before.roundTrips, transactions: after.transactions - before.transactions };
-};
-
 const evidence = { ip: "192.0.2.7", userAgent: "Mozilla/5.0 (test)" };
 const textSignature = (name: string): Signature => ({ method: "text", value: name, imageUpload: false, evidence, identity: null });
 
@@ -70,7 +64,7 @@ describe("the signer's actions", () => {
   it("a signature is one transaction of three round trips: the signer signed with its evidence, the event and its log entry", async () => {
     const { caseFileId, signerIds } = await sentCaseFile();
     const signerId = signerIds[0]!;
-    const run = await counted(() => recordSignature(db, { signerId, caseFileId }, textSignature("Signer 0"), () => undefined));
+    const run = await countedStatements(() => recordSignature(db, { signerId, caseFileId }, textSignature("Signer 0"), () => undefined));
     expect(run).toEqual({ result: { signerId, caseFileStatus: CASEFILE_STATUS.pending }, roundTrips: 3, transactions: 1 });
     expect(await db.signer.findUniqueOrThrow({ where: { id: signerId } })).toMatchObject({
       status: SIGNER_STATUS.signed,
@@ -117,7 +111,7 @@ describe("the signer's actions", () => {
   it("a rejection is one transaction of three round trips: signer and case file rejected, both events and log entries", async () => {
     const { caseFileId, signerIds } = await sentCaseFile();
     const signerId = signerIds[1]!;
-    const run = await counted(() => recordRejection(db, { signerId, caseFileId }, "Wrong address", evidence));
+    const run = await countedStatements(() => recordRejection(db, { signerId, caseFileId }, "Wrong address", evidence));
     expect(run).toEqual({ result: { signerId, caseFileStatus: CASEFILE_STATUS.rejected }, roundTrips: 3, transactions: 1 });
     expect(await db.signer.findUniqueOrThrow({ where: { id: signerId } })).toMatchObject({ status: SIGNER_STATUS.rejected, rejectReason: "Wrong address" });
     expect(await db.caseFile.findUniqueOrThrow({ where: { id: caseFileId } })).toMatchObject({
@@ -137,8 +131,12 @@ describe("the signer's actions", () => {
     const signerId = signerIds[0]!;
     const caseFile = { id: caseFileId, status: CASEFILE_STATUS.pending, customerId: customer.customerId };
     const now = new Date();
-    expect(await counted(() => recordOpened(db, { id: signerId }, caseFile, evidence, now))).toEqual({ result: true, roundTrips: 2, transactions: 1 });
-    expect(await counted(() => recordOpened(db, { id: signerId }, caseFile, evidence, new Date(now.getTime() + 1_000)))).toEqual({
+    expect(await countedStatements(() => recordOpened(db, { id: signerId }, caseFile, evidence, now))).toEqual({
+      result: true,
+      roundTrips: 2,
+      transactions: 1,
+    });
+    expect(await countedStatements(() => recordOpened(db, { id: signerId }, caseFile, evidence, new Date(now.getTime() + 1_000)))).toEqual({
       result: false,
       roundTrips: 2,
       transactions: 1,

@@ -1,7 +1,8 @@
 import { createCustomer, type CustomerCredentials } from "@esign/accounts";
-import { countStatements, createPrisma, sqlPool, statementCounts, type Db } from "@esign/db";
+import { countStatements, createPrisma, sqlPool, type Db } from "@esign/db";
 import { CASEFILE_STATUS, SIGNER_STATUS } from "@esign/schema";
 import { TEST_ENCRYPTION_KEY } from "../../../test/support/api";
+import { countedStatements } from "../../../test/support/statement-counts";
 import { createWorld, type World } from "../../../test/support/webhook-world";
 import { advanceCaseFile } from "../src/domain/advance-casefile";
 
@@ -38,13 +39,6 @@ async function caseFileWith(signers: { signOrder: number; status: number }[], st
   return { caseFileId: cf.id, signerIds: ids };
 }
 
-const counted = async <T>(fn: () => Promise<T>) => {
-  const before = { ...statementCounts() };
-  const result = await fn();
-  const after = statementCounts();
-  return { result, roundTrips: after.roundTrips - before.roundTrips, transactions: after.transactions - before.transactions };
-};
-
 const events = async (caseFileId: number) =>
   (await db.event.findMany({ where: { customerId: customer.customerId }, orderBy: { seq: "asc" } }))
     .filter((e) => (e.payload as { caseFile?: { id?: number } }).caseFile?.id === caseFileId)
@@ -59,7 +53,7 @@ describe("advanceCaseFile", () => {
       { signOrder: 2, status: SIGNER_STATUS.new },
     ]);
     const now = new Date();
-    const run = await counted(() => advanceCaseFile(db, caseFileId, now));
+    const run = await countedStatements(() => advanceCaseFile(db, caseFileId, now));
     expect(run.roundTrips).toBe(3);
     expect(run.transactions).toBe(1);
     expect(run.result.outcome).toEqual({ kind: "pending", activated: [signerIds[1], signerIds[2]] });
@@ -74,7 +68,7 @@ describe("advanceCaseFile", () => {
     expect(await db.logEntry.count({ where: { caseFileId, event: "requestActivated" } })).toBe(2);
 
     // Run again over the same state: nobody is activated twice, no event, three round trips.
-    const again = await counted(() => advanceCaseFile(db, caseFileId));
+    const again = await countedStatements(() => advanceCaseFile(db, caseFileId));
     expect(again).toMatchObject({ roundTrips: 3, transactions: 1, result: { outcome: { kind: "pending", activated: [] } } });
     expect(await events(caseFileId)).toHaveLength(2);
   });
@@ -85,7 +79,7 @@ describe("advanceCaseFile", () => {
       { signOrder: 0, status: SIGNER_STATUS.deleted },
       { signOrder: 1, status: SIGNER_STATUS.signed },
     ]);
-    const run = await counted(() => advanceCaseFile(db, caseFileId));
+    const run = await countedStatements(() => advanceCaseFile(db, caseFileId));
     expect(run).toMatchObject({
       roundTrips: 3,
       transactions: 1,
@@ -97,8 +91,12 @@ describe("advanceCaseFile", () => {
 
   it("leaves a case file that is not pending, or does not exist, alone in two round trips", async () => {
     const { caseFileId } = await caseFileWith([{ signOrder: 0, status: SIGNER_STATUS.new }], CASEFILE_STATUS.rejected);
-    expect(await counted(() => advanceCaseFile(db, caseFileId))).toMatchObject({ roundTrips: 2, transactions: 1, result: { outcome: { kind: "unchanged" } } });
+    expect(await countedStatements(() => advanceCaseFile(db, caseFileId))).toMatchObject({
+      roundTrips: 2,
+      transactions: 1,
+      result: { outcome: { kind: "unchanged" } },
+    });
     expect((await db.signer.findFirstOrThrow({ where: { caseFileId } })).status).toBe(SIGNER_STATUS.new);
-    expect(await counted(() => advanceCaseFile(db, 2_000_000_000))).toMatchObject({ result: { outcome: { kind: "unchanged" }, state: undefined } });
+    expect(await countedStatements(() => advanceCaseFile(db, 2_000_000_000))).toMatchObject({ result: { outcome: { kind: "unchanged" }, state: undefined } });
   });
 });

@@ -10,15 +10,8 @@ export const roundSignerSelect = { id: true, signOrder: true, status: true, acti
  * the case file lock and has already set `caseFileStatus`, which the events carry. Only status 0 moves,
  * so running it twice activates nobody twice.
  */
-export async function activateCurrentRound(
-  tx: Tx,
-  caseFile: Pick<CaseFile, "id" | "customerId">,
-  caseFileStatus: number,
-  now: Date,
-  /** The case file's signers, when the caller has read them under the same lock (spares reading them again). */
-  read?: readonly RoundSigner[],
-): Promise<RoundSigner[]> {
-  const signers = read ?? (await tx.signer.findMany({ where: { caseFileId: caseFile.id }, select: roundSignerSelect }));
+export async function activateCurrentRound(tx: Tx, caseFile: Pick<CaseFile, "id" | "customerId">, caseFileStatus: number, now: Date): Promise<RoundSigner[]> {
+  const signers = await tx.signer.findMany({ where: { caseFileId: caseFile.id }, select: roundSignerSelect });
   const { activateNow } = planRound(signers, now);
   if (activateNow.length === 0) return activateNow;
   // One UPDATE for the round and one INSERT for its events (instead of two queries per signer).
