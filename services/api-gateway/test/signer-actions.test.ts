@@ -4,13 +4,15 @@ import { CASEFILE_STATUS, SIGNER_STATUS } from "@esign/schema";
 import { TEST_ENCRYPTION_KEY } from "../../../test/support/api";
 import { countedStatements } from "../../../test/support/statement-counts";
 import { createWorld, type World } from "../../../test/support/webhook-world";
-import { recordOpened, recordRejection, recordSignature, type Signature } from "../src/signing/signer-actions";
+import { recordOpened, recordRejection, recordRequestOpened, recordSignature, type Signature } from "../src/signing/signer-actions";
 
 /*
  * The signer's own actions against PostgreSQL: what each writes (the change, its events and their log
  * entries, all or nothing) and in how many round trips. A signature or a rejection is one transaction
  * of three round trips (BEGIN with the case file's lock, the signer's lock, the change with its events
- * and the COMMIT); a counted opening two (BEGIN with the claim, the event with the COMMIT).
+ * and the COMMIT); a counted opening two (BEGIN with the claim, the event with the COMMIT); the
+ * tracking pixel's requestOpened three (BEGIN with the signer's lock, the case file and the recent
+ * check, the mark and the event with the COMMIT).
  */
 
 let world: World;
@@ -142,5 +144,30 @@ describe("the signer's actions", () => {
       transactions: 1,
     });
     expect(await eventsOf(caseFileId)).toEqual(["sign.signer.opened"]);
+  });
+
+  it("the tracking pixel's requestOpened: once a minute per signer, the first opening kept, in three round trips; concurrent fetches write one", async () => {
+    const { caseFileId, signerIds } = await sentCaseFile(2);
+    const [first, second] = signerIds as [number, number];
+    expect(await countedStatements(() => recordRequestOpened(db, first, evidence))).toEqual({ result: true, roundTrips: 3, transactions: 1 });
+    const openedAt = (await db.signer.findUniqueOrThrow({ where: { id: first } })).requestOpenedAt;
+    expect(openedAt).toEqual(expect.any(Date));
+    expect(await logOf(caseFileId)).toEqual([{ event: "requestOpened", signerId: first, ip: evidence.ip }]);
+    // Within the minute: no event, and requestOpenedAt is still the first opening.
+    expect(await countedStatements(() => recordRequestOpened(db, first, evidence))).toEqual({ result: false, roundTrips: 3, transactions: 1 });
+    expect((await db.signer.findUniqueOrThrow({ where: { id: first } })).requestOpenedAt).toEqual(openedAt);
+    // A mail client fetching the image twice at once: the signer's lock orders them, the second sees the first's event.
+    const racing = await Promise.all([recordRequestOpened(db, second, evidence), recordRequestOpened(db, second, evidence)]);
+    expect(racing.filter(Boolean)).toHaveLength(1);
+    expect(await eventsOf(caseFileId)).toEqual(["sign.signer.requestOpened", "sign.signer.requestOpened"]);
+    // A minute later it counts again, and requestOpenedAt stays the first opening.
+    await db.event.updateMany({ where: { customerId: customer.customerId }, data: { occurredAt: new Date(Date.now() - 120_000) } });
+    expect(await recordRequestOpened(db, first, evidence)).toBe(true);
+    expect((await db.signer.findUniqueOrThrow({ where: { id: first } })).requestOpenedAt).toEqual(openedAt);
+    // A deleted signer's pixel records nothing: BEGIN with the lock, then the COMMIT.
+    await db.event.updateMany({ where: { customerId: customer.customerId }, data: { occurredAt: new Date(Date.now() - 120_000) } });
+    await db.signer.update({ where: { id: second }, data: { status: SIGNER_STATUS.deleted } });
+    expect(await countedStatements(() => recordRequestOpened(db, second, evidence))).toEqual({ result: false, roundTrips: 2, transactions: 1 });
+    expect(await eventsOf(caseFileId)).toHaveLength(3);
   });
 });

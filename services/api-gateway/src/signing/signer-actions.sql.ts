@@ -142,52 +142,62 @@ export const claimOpenedSql = defineStatement(
 );
 
 /**
- * The case file a signer's event names: its id, its status (the event's payload) and its customer.
+ * What the tracking pixel decides on, after it locked the signer (lockSignerRow): the case file its
+ * event names (id, status for the payload, customer) and whether the signer's `requestOpened` event
+ * was written within the last `withinSeconds` (the database's clock, so replicas agree). One
+ * statement where it took two.
  *
- * Locks: nothing: the tracking pixel locks the signer only, and the status is read after that lock.
+ * Locks: nothing: the caller holds the signer's row lock, which orders the pixel's requests. This
+ * statement runs after that lock was granted, so its snapshot holds the event of a request that
+ * held the lock before it (in the locking statement itself it would not: its snapshot is older).
  */
-export const caseFileOfEventSql = defineStatement(
-  "case-file-of-signer-event",
-  { caseFileId: ID },
-  ({ caseFileId }) => qb.selectFrom("CaseFile").select(["id", "status", "customerId"]).where("id", "=", caseFileId),
-  { reuse: "shape" },
-);
-
-/**
- * Whether the signer's `requestOpened` event was written within the last `withinSeconds` (the
- * database's clock, so replicas agree).
- *
- * Locks: nothing: the caller holds the signer's row lock, which orders the pixel's requests.
- */
-export const recentRequestOpenedSql = defineStatement(
-  "recent-request-opened-event",
-  { customerId: 1, signerId: 1, withinSeconds: 60 },
+export const pixelStateSql = defineStatement(
+  "tracking-pixel-state",
+  { caseFileId: ID, signerId: ID, withinSeconds: 60 },
   (a) =>
     qb
-      .selectFrom("Event")
-      .select("id")
-      .where("customerId", "=", a.customerId)
-      .where("eventType", "=", "sign.signer.requestOpened")
-      .where((eb) => eb("occurredAt", ">", secondsBefore(eb.fn<Date>("now"), a.withinSeconds)))
-      // The id as text in SQL, not in the build: a build passes values on untouched (reuse: "shape").
-      .where((eb) => eb(jsonText(eb.ref("payload"), "id"), "=", eb.cast<string>(eb.val(a.signerId), "text")))
-      .limit(1),
+      .selectFrom("CaseFile as cf")
+      .select(["cf.id", "cf.status", "cf.customerId"])
+      .select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom("Event")
+              .select("Event.id")
+              .whereRef("Event.customerId", "=", "cf.customerId")
+              .where("Event.eventType", "=", "sign.signer.requestOpened")
+              .where((e) => e("Event.occurredAt", ">", secondsBefore(e.fn<Date>("now"), a.withinSeconds)))
+              // The id as text in SQL, not in the build: a build passes values on untouched (reuse: "shape").
+              .where((e) => e(jsonText(e.ref("Event.payload"), "id"), "=", e.cast<string>(e.val(a.signerId), "text"))),
+          )
+          .as("recent"),
+      )
+      .where("cf.id", "=", a.caseFileId),
   { reuse: "shape" },
 );
 
 /**
- * The signer's first opening of a signing request (later ones leave it as it is).
+ * The signer's `requestOpened`: its first opening of a signing request stays its requestOpenedAt
+ * (later ones leave it as it is), and the event with its log entry and NOTIFY, as the transaction's
+ * last statement (runAndCommit sends its COMMIT along).
  *
  * Locks: nothing more (the caller holds the signer's row lock).
  */
 export const markRequestOpenedSql = defineStatement(
   "mark-request-opened",
-  { signerId: 1 },
-  ({ signerId }) =>
-    qb
-      .updateTable("Signer")
-      .set((eb) => ({ requestOpenedAt: eb.fn<Date>("now") }))
-      .where("id", "=", signerId)
-      .where("requestOpenedAt", "is", null),
+  { signerId: ID, written: SAMPLE_EVENT_ROWS },
+  ({ signerId, written }) =>
+    withCtes([
+      [
+        "first_opening",
+        qb
+          .updateTable("Signer")
+          .set((eb) => ({ requestOpenedAt: eb.fn<Date>("now") }))
+          .where("id", "=", signerId)
+          .where("requestOpenedAt", "is", null)
+          .returning("id"),
+      ],
+      ...eventRowsCtes(written),
+    ]).selectNoFrom(notifyOutboxIfAny("events").as("notified")),
   { reuse: "shape" },
 );

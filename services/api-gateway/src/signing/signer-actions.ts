@@ -1,9 +1,7 @@
 import {
-  emitEvent,
   firstRead,
   lockCaseFileRow,
   lockSignerRow,
-  run,
   runAndCommit,
   runOne,
   eventRows,
@@ -20,11 +18,10 @@ import { CASEFILE_STATUS, SIGNER_STATUS, caseFileEvent, signerEvent } from "@esi
 import { signerAudit, type RequestEvidence } from "../http/request-evidence";
 import { blockerFor } from "./signer-state";
 import {
-  caseFileOfEventSql,
   claimOpenedSql,
   lockSignerForActionSql,
   markRequestOpenedSql,
-  recentRequestOpenedSql,
+  pixelStateSql,
   rejectSignerSql,
   signSignerSql,
   writeActionEventsSql,
@@ -184,18 +181,24 @@ export async function recordOpened(
  */
 export const REQUEST_OPENED_MIN_INTERVAL_SECONDS = 60;
 
+/**
+ * Three round trips where Prisma's interactive transaction took seven: BEGIN with the signer's lock
+ * (firstRead), the case file and the recent check (pixelStateSql), then the mark and the event with
+ * the COMMIT (or the COMMIT alone).
+ */
 export async function recordRequestOpened(db: Db, signerId: number, evidence: RequestEvidence): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    const row = await runOne(tx, lockSignerRow, { id: signerId, caseFileId: undefined });
-    if (!row || row.status === SIGNER_STATUS.deleted) return false;
-    const caseFile = await runOne(tx, caseFileOfEventSql, { caseFileId: row.caseFileId });
-    if (!caseFile) throw new Error(`case file ${row.caseFileId} of signer ${signerId} not found`);
-    const recent = await run(tx, recentRequestOpenedSql, { customerId: caseFile.customerId, signerId, withinSeconds: REQUEST_OPENED_MIN_INTERVAL_SECONDS });
-    if (recent.length > 0) return false;
-    // The first opening stays: it is when the signer's status became "request opened" (Penneo's 1).
-    await run(tx, markRequestOpenedSql, { signerId });
-    // The address is the mail client's (or its image proxy's) that fetched the tracking image.
-    await emitEvent(tx, signerEvent(caseFile, caseFile.status, signerId, "sign.signer.requestOpened", signerAudit(evidence)));
-    return true;
-  });
+  return withSqlTransaction(
+    sqlPool(db),
+    async (client, [row]) => {
+      if (!row || row.status === SIGNER_STATUS.deleted) return false;
+      const caseFile = await runOne(client, pixelStateSql, { caseFileId: row.caseFileId, signerId, withinSeconds: REQUEST_OPENED_MIN_INTERVAL_SECONDS });
+      if (!caseFile) throw new Error(`case file ${row.caseFileId} of signer ${signerId} not found`);
+      if (caseFile.recent) return false;
+      // The address is the mail client's (or its image proxy's) that fetched the tracking image.
+      const opened = signerEvent(caseFile, caseFile.status, signerId, "sign.signer.requestOpened", signerAudit(evidence));
+      await runAndCommit(client, markRequestOpenedSql, { signerId, written: eventRows([opened]) });
+      return true;
+    },
+    { idleTimeoutMs: ACTION_IDLE_LIMIT_MS, firstRead: firstRead(lockSignerRow, { id: signerId, caseFileId: undefined }) },
+  );
 }
