@@ -1,8 +1,9 @@
-import { eventRows, firstRead, lockCaseFileRow, run, runAndCommit, sqlPool, withSqlTransaction, type Db } from "@esign/db";
-import { CASEFILE_STATUS, SIGNER_STATUS, signerEvent } from "@esign/schema";
+import { firstRead, lockCaseFileRow, run, runAndCommit, sqlPool, withSqlTransaction, type Db } from "@esign/db";
+import { CASEFILE_STATUS } from "@esign/schema";
+import { CASEFILE_IDLE_LIMIT_MS, planActivation } from "./activate-round";
 import { activateSignersSql, markCaseFileSignedSql, roundSignersSql } from "./advance-casefile.sql";
 import type { TimerSnapshot } from "./schedule-timers";
-import { everyoneSigned, planRound } from "./signer-rounds";
+import { everyoneSigned } from "./signer-rounds";
 
 export type AdvanceOutcome =
   /** Not pending (rejected, expired, already signed, ...) or unknown: nothing to do. */
@@ -45,24 +46,11 @@ export async function advanceCaseFile(db: Db, caseFileId: number, now: Date = ne
         // The spec has no event for "signed": sign.casefile.completed follows once the signed PDFs exist.
         return { outcome: { kind: "signed" }, state: { caseFile: { ...caseFile, status: CASEFILE_STATUS.signed }, signers: [] } };
       }
-      // Only new signers are planned; under the lock they are all still new, and all move.
-      const { activateNow } = planRound(signers, now);
-      if (activateNow.length > 0) {
-        await runAndCommit(client, activateSignersSql, {
-          signerIds: activateNow.map((s) => s.id),
-          activatedAt: now,
-          // In signer order (as planned), so the events' seq follows it.
-          written: eventRows(activateNow.map((s) => signerEvent(caseFile, caseFile.status, s.id, "sign.signer.requestActivated"))),
-        });
-      }
-      const ids = new Set(activateNow.map((s) => s.id));
-      const after = signers.map((s) => (ids.has(s.id) ? { ...s, status: SIGNER_STATUS.pending, activatedAt: now } : s));
+      const { activateNow, written, after } = planActivation(caseFile, caseFile.status, signers, now);
+      if (activateNow.length > 0) await runAndCommit(client, activateSignersSql, { signerIds: activateNow.map((s) => s.id), activatedAt: now, written });
       return { outcome: { kind: "pending", activated: activateNow.map((s) => s.id) }, state: { caseFile, signers: after } };
     },
     // A session left idle holding the case file's lock (a stalled process) ends and releases it.
-    { idleTimeoutMs: ADVANCE_IDLE_LIMIT_MS, firstRead: firstRead(lockCaseFileRow, { id: caseFileId, customerId: undefined }) },
+    { idleTimeoutMs: CASEFILE_IDLE_LIMIT_MS, firstRead: firstRead(lockCaseFileRow, { id: caseFileId, customerId: undefined }) },
   );
 }
-
-/** How long the advance's transaction may sit idle holding the case file's lock (Prisma's default transaction limit, which it had). */
-const ADVANCE_IDLE_LIMIT_MS = 5_000;

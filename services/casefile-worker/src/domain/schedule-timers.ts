@@ -1,9 +1,11 @@
 import { CASEFILE_STATUS, SIGNER_STATUS } from "@esign/schema";
 import type { WorkerContext } from "../context";
-import { roundSignerSelect } from "./activate-round";
 import type { JobRequest } from "@esign/queue";
 import { casefileJobAt, jobIds } from "./casefile-jobs";
 import { planRound, type RoundSigner } from "./signer-rounds";
+
+/** The columns of a signer the round rules read (RoundSigner). */
+const roundSignerSelect = { id: true, signOrder: true, status: true, activeAt: true, expireAt: true, expiredAt: true } as const;
 
 /** What the timers of a case file depend on. */
 export interface TimerSnapshot {
