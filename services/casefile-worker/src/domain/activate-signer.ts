@@ -2,7 +2,7 @@ import { firstRead, run, runAndCommit, sqlPool, withSqlTransaction, type Db } fr
 import { CASEFILE_STATUS, SIGNER_STATUS } from "@esign/schema";
 import { CASEFILE_IDLE_LIMIT_MS, planActivation } from "./activate-round";
 import { activateSignersSql, roundSignersSql } from "./advance-casefile.sql";
-import { lockCaseFileOfSignerSql } from "./activate-signer.sql";
+import { lockCaseFileOfSignerSql } from "./lock-casefile.sql";
 
 export type ActivateSignerOutcome = { kind: "activated"; signerIds: number[] } | { kind: "unchanged" } | { kind: "early"; at: Date };
 

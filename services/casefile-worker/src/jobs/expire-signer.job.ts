@@ -7,7 +7,7 @@ import { expireSigner } from "../domain/expire-signer";
 /** casefile/expire-signer: delayed to a signer's expireAt; the case file is then re-evaluated. */
 export async function expireSignerJob(ctx: WorkerContext, data: JobData<"casefile", "expire-signer">, job: Job): Promise<void> {
   const { signerId } = data;
-  const outcome = await ctx.db.$transaction((tx) => expireSigner(tx, signerId));
+  const outcome = await expireSigner(ctx.db, signerId);
   if (outcome.kind === "early") return sleepUntil(job, outcome.at);
   if (outcome.kind !== "expired") return;
   ctx.logger.info("signer access expired", { signerId, caseFileId: outcome.caseFileId });

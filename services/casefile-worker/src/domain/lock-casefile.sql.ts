@@ -1,5 +1,12 @@
 import { defineStatement, qb } from "@esign/db";
 
+/*
+ * Every state change of a case file or of its signers goes through the case file's row lock (the
+ * gateway's signing routes take the same one), taken by the transaction's first statement and read
+ * with it: two jobs - or a job and a signer - never decide on the same stale snapshot. A job that
+ * knows the case file takes it with @esign/db's lockCaseFileRow; one that knows only a signer, here.
+ */
+
 /**
  * Locks the case file of a signer and reads it, in one statement: the activate-signer job knows only
  * the signer (a signer's case file never changes), and every change of a signer goes through its case
