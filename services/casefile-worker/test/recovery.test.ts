@@ -95,7 +95,12 @@ describe("the lifecycle sweep", () => {
     // on a starved CI machine took longer than that, the job had already run and was gone.
     const expireAt = Math.ceil(Date.now() / 1000) + 6;
     const id = await create({ expireAt, signers: [{ name: "Max", email: "max@example.com" }] });
-    const lost = await queue.producer.queue("casefile").getJob(jobIds.expire(id, new Date(expireAt * 1000)));
+    // The creation job adds its case file's delayed jobs just after its commit, which is when create()
+    // sees it completed: on a loaded machine the expire job was not there yet when first looked for.
+    const casefiles = queue.producer.queue("casefile");
+    const lostId = jobIds.expire(id, new Date(expireAt * 1000));
+    await until(async () => (await casefiles.getJob(lostId)) !== undefined);
+    const lost = await casefiles.getJob(lostId);
     expect({ state: await lost?.getState(), secondsLeft: expireAt - Date.now() / 1000 }).toMatchObject({ state: "delayed" });
     await lost!.remove();
 
