@@ -5,6 +5,7 @@ import { cpuMs, machineCpu, machineCpuMs } from "../support/proc";
 import { CompletionWatch } from "../support/queue-events";
 import { startBenchService, type BenchProcess } from "../support/services";
 import { typedSqlByStatement, typedSqlSecondsOf, typedSqlShares } from "../support/typed-sql-cost";
+import { CpuSpeedProbe } from "../support/cpu-speed";
 import { OwnCpu, spread, spreadReason } from "../support/noise";
 import { median, percentiles, round } from "../support/stats";
 import { createWorld } from "../support/world";
@@ -41,6 +42,7 @@ async function measure(side: Side, rate: number, durationMs: number, procs: Benc
   // Sampled through the step (OwnCpu): a PostgreSQL backend that exits within it keeps the CPU it spent
   // (two readings alone lost it, and a probe step once read -193.6 ms per create).
   const own = new OwnCpu(side.runId);
+  const speed = new CpuSpeedProbe();
   const t0 = performance.now();
   const http = await runOpenModel({
     rate,
@@ -53,7 +55,13 @@ async function measure(side: Side, rate: number, durationMs: number, procs: Benc
   const wall = performance.now() - t0;
   const cpuUsed = procs.map((p, i) => cpuMs(p.pid) - cpu0[i]!);
   const m1 = machineCpu();
-  const { total: ownMs, parts: ownParts } = own.stopByPart();
+  const { total: ownAll, parts: ownParts } = own.stopByPart();
+  // The probe's CPU is the bench's, neither side's work: out of the step's own figures (it came in
+  // after OwnCpu started, so it is in `other`).
+  const probeMs = speed.cpuMs();
+  const cpuSpeed = speed.stop();
+  const ownMs = ownAll - probeMs;
+  ownParts.other = (ownParts.other ?? 0) - probeMs;
   const typedSql = typedSqlShares(procs, sql0, await typedSqlSecondsOf(procs, metricsToken), cpuUsed);
   const latencies = ids.map((id) => {
     const at = side.watch.completedAt.get(id);
@@ -82,6 +90,8 @@ async function measure(side: Side, rate: number, durationMs: number, procs: Benc
     ownCpuPartsMsPerCreate: Object.fromEntries(Object.entries(ownParts).map(([part, ms]) => [part, round(ms / Math.max(1, done), 2)])),
     // Of each service's CPU in the step, what building and compiling typed SQL took (issue 15).
     typedSql,
+    // How fast the cores ran in the step (support/cpu-speed.ts): a fixed loop's CPU time.
+    cpuSpeed,
   };
 }
 
@@ -113,7 +123,7 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
     const [sysSide, baseSide] = sides as [Side, Side];
     const log = (r: Awaited<ReturnType<typeof measure>>, who: string) =>
       ctx.log(
-        `  create->completed ${who} @${r.rate}/s: p50 ${r.latency.p50} p99 ${r.latency.p99} ms (http p99 ${r.http.latency.p99}), completed ${r.completed}, cpu ms/create ${JSON.stringify(r.cpuMsPerCreate)}, machine ${r.machineBusyPercent}% busy = ${r.machineCpuMsPerCreate} ms/create`,
+        `  create->completed ${who} @${r.rate}/s: p50 ${r.latency.p50} p99 ${r.latency.p99} ms (http p99 ${r.http.latency.p99}), completed ${r.completed}, cpu ms/create ${JSON.stringify(r.cpuMsPerCreate)}, machine ${r.machineBusyPercent}% busy = ${r.machineCpuMsPerCreate} ms/create, own ${r.ownCpuMsPerCreate} ms/create, fixed loops ${r.cpuSpeed.medianUs} / ${r.cpuSpeed.memoryMedianUs} us (p90 ${r.cpuSpeed.p90Us} / ${r.cpuSpeed.memoryP90Us})`,
       );
     // Baseline, then system and baseline `repeats` times: the system step waits (bounded) for its
     // backlog, so it cannot spill into the baseline step after it. Judged on the medians.
@@ -266,6 +276,7 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
       },
       notes: [
         `CPU per create @${RATE}/s by part (medians of the steps; the bench's own processes): system ${partsLine(systems)}; baseline ${partsLine(bases)}`,
+        `How fast the cores ran (support/cpu-speed.ts: CPU microseconds of a fixed loop in registers and of a walk through memory, median of each step): system ${systems.map((r) => `${r.cpuSpeed.medianUs} / ${r.cpuSpeed.memoryMedianUs}`).join(", ")}; baseline ${bases.map((r) => `${r.cpuSpeed.medianUs} / ${r.cpuSpeed.memoryMedianUs}`).join(", ")}`,
       ],
       wallMs: Math.round(performance.now() - started),
     };
