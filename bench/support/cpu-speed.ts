@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { cpuMs } from "./proc";
 import { percentiles } from "./stats";
 
 /*
@@ -16,7 +16,6 @@ import { percentiles } from "./stats";
  */
 
 const PERIOD_MS = 200;
-const TICKS_PER_SECOND = 100;
 /** Samples discarded at the start: the loop's first runs are interpreted, not yet compiled. */
 const WARM_UP_SAMPLES = 3;
 
@@ -70,12 +69,10 @@ export class CpuSpeedProbe {
     });
   }
 
-  /** The probe's own CPU milliseconds so far (utime + stime; 0 once it is gone). */
+  /** The probe's own CPU milliseconds so far (0 once it is gone). */
   cpuMs(): number {
     try {
-      const stat = readFileSync(`/proc/${this.child.pid}/stat`, "utf8");
-      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      return ((Number(f[11]) + Number(f[12])) * 1000) / TICKS_PER_SECOND;
+      return this.child.pid === undefined ? 0 : cpuMs(this.child.pid);
     } catch {
       return 0;
     }

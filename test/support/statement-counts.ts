@@ -1,4 +1,7 @@
-import { statementCounts } from "@esign/db";
+import { createCustomer, type CustomerCredentials } from "@esign/accounts";
+import { countStatements, createPrisma, sqlPool, statementCounts, type Db } from "@esign/db";
+import { TEST_ENCRYPTION_KEY } from "./api";
+import { createWorld } from "./webhook-world";
 
 /**
  * Runs `fn` and answers its result with the PostgreSQL round trips and transactions it sent on the
@@ -9,4 +12,26 @@ export async function countedStatements<T>(fn: () => Promise<T>): Promise<{ resu
   const result = await fn();
   const after = statementCounts();
   return { result, roundTrips: after.roundTrips - before.roundTrips, transactions: after.transactions - before.transactions };
+}
+
+/** A database of a test's own whose pool counts its round trips (countStatements), with one customer. */
+export interface CountedDatabase {
+  db: Db;
+  customer: CustomerCredentials;
+  close(): Promise<void>;
+}
+
+export async function openCountedDatabase(name: string, customerName: string): Promise<CountedDatabase> {
+  const world = await createWorld(name);
+  const db = createPrisma(world.databaseUrl, 2);
+  countStatements(sqlPool(db));
+  const customer = await createCustomer(db, { name: customerName }, TEST_ENCRYPTION_KEY);
+  return {
+    db,
+    customer,
+    async close() {
+      await db.$disconnect();
+      await world.close();
+    },
+  };
 }

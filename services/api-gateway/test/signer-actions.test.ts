@@ -1,9 +1,7 @@
-import { createCustomer, type CustomerCredentials } from "@esign/accounts";
-import { countStatements, createPrisma, sqlPool, type Db } from "@esign/db";
+import type { CustomerCredentials } from "@esign/accounts";
+import type { Db } from "@esign/db";
 import { CASEFILE_STATUS, SIGNER_STATUS } from "@esign/schema";
-import { TEST_ENCRYPTION_KEY } from "../../../test/support/api";
-import { countedStatements } from "../../../test/support/statement-counts";
-import { createWorld, type World } from "../../../test/support/webhook-world";
+import { countedStatements, openCountedDatabase, type CountedDatabase } from "../../../test/support/statement-counts";
 import { recordOpened, recordRejection, recordRequestOpened, recordSignature, type Signature } from "../src/signing/signer-actions";
 
 /*
@@ -15,21 +13,16 @@ import { recordOpened, recordRejection, recordRequestOpened, recordSignature, ty
  * check, the mark and the event with the COMMIT).
  */
 
-let world: World;
+let counted: CountedDatabase;
 let db: Db;
 let customer: CustomerCredentials;
 
 beforeAll(async () => {
-  world = await createWorld("signer_actions");
-  db = createPrisma(world.databaseUrl, 2);
-  countStatements(sqlPool(db));
-  customer = await createCustomer(db, { name: "Signer actions A/S" }, TEST_ENCRYPTION_KEY);
+  counted = await openCountedDatabase("signer_actions", "Signer actions A/S");
+  ({ db, customer } = counted);
 }, 60_000);
 
-afterAll(async () => {
-  await db?.$disconnect();
-  await world?.close();
-});
+afterAll(() => counted?.close());
 
 /** A sent case file (pending) with `signers` pending signers. */
 async function sentCaseFile(signers = 2): Promise<{ caseFileId: number; signerIds: number[] }> {

@@ -1,9 +1,7 @@
-import { createCustomer, type CustomerCredentials } from "@esign/accounts";
-import { countStatements, createPrisma, sqlPool, type Db } from "@esign/db";
+import type { CustomerCredentials } from "@esign/accounts";
+import type { Db } from "@esign/db";
 import { CASEFILE_STATUS, SIGNER_STATUS } from "@esign/schema";
-import { TEST_ENCRYPTION_KEY } from "../../../test/support/api";
-import { countedStatements } from "../../../test/support/statement-counts";
-import { createWorld, type World } from "../../../test/support/webhook-world";
+import { countedStatements, openCountedDatabase, type CountedDatabase } from "../../../test/support/statement-counts";
 import { advanceCaseFile } from "../src/domain/advance-casefile";
 
 /*
@@ -13,21 +11,16 @@ import { advanceCaseFile } from "../src/domain/advance-casefile";
  * pending. The lifecycle suites (signer-journey, timers, finalization) drive it through the jobs.
  */
 
-let world: World;
+let counted: CountedDatabase;
 let db: Db;
 let customer: CustomerCredentials;
 
 beforeAll(async () => {
-  world = await createWorld("advance_casefile");
-  db = createPrisma(world.databaseUrl, 2);
-  countStatements(sqlPool(db));
-  customer = await createCustomer(db, { name: "Advance A/S" }, TEST_ENCRYPTION_KEY);
+  counted = await openCountedDatabase("advance_casefile", "Advance A/S");
+  ({ db, customer } = counted);
 }, 60_000);
 
-afterAll(async () => {
-  await db?.$disconnect();
-  await world?.close();
-});
+afterAll(() => counted?.close());
 
 /** A pending case file: its signers' sign orders and statuses as given. */
 async function caseFileWith(signers: { signOrder: number; status: number }[], status: number = CASEFILE_STATUS.pending) {

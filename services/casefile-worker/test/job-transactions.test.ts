@@ -1,9 +1,7 @@
-import { createCustomer, type CustomerCredentials } from "@esign/accounts";
-import { countStatements, createPrisma, sqlPool, type Db } from "@esign/db";
+import type { CustomerCredentials } from "@esign/accounts";
+import type { Db } from "@esign/db";
 import { CASEFILE_STATUS, SIGNER_STATUS } from "@esign/schema";
-import { TEST_ENCRYPTION_KEY } from "../../../test/support/api";
-import { countedStatements } from "../../../test/support/statement-counts";
-import { createWorld, type World } from "../../../test/support/webhook-world";
+import { countedStatements, openCountedDatabase, type CountedDatabase } from "../../../test/support/statement-counts";
 import { activateSigner } from "../src/domain/activate-signer";
 import { expireCaseFile } from "../src/domain/expire-casefile";
 import { expireSigner } from "../src/domain/expire-signer";
@@ -22,21 +20,16 @@ import { sendCaseFile } from "../src/domain/send-casefile";
  * sealing and delayed jobs.
  */
 
-let world: World;
+let counted: CountedDatabase;
 let db: Db;
 let customer: CustomerCredentials;
 
 beforeAll(async () => {
-  world = await createWorld("job_transactions");
-  db = createPrisma(world.databaseUrl, 2);
-  countStatements(sqlPool(db));
-  customer = await createCustomer(db, { name: "Send A/S" }, TEST_ENCRYPTION_KEY);
+  counted = await openCountedDatabase("job_transactions", "Send A/S");
+  ({ db, customer } = counted);
 }, 60_000);
 
-afterAll(async () => {
-  await db?.$disconnect();
-  await world?.close();
-});
+afterAll(() => counted?.close());
 
 interface Setup {
   status?: number;
