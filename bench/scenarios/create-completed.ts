@@ -6,6 +6,7 @@ import { CompletionWatch } from "../support/queue-events";
 import { startBenchService, type BenchProcess } from "../support/services";
 import { typedSqlByStatement, typedSqlSecondsOf, typedSqlShares } from "../support/typed-sql-cost";
 import { CpuSpeedProbe } from "../support/cpu-speed";
+import { anatomyOf, anatomyPer, anatomyText, gcMsOf, type Anatomy } from "../support/anatomy";
 import { OwnCpu, spread, spreadReason } from "../support/noise";
 import { median, percentiles, round } from "../support/stats";
 import { createWorld } from "../support/world";
@@ -37,6 +38,8 @@ interface Side {
 async function measure(side: Side, rate: number, durationMs: number, procs: BenchProcess[], drainMs = 30_000, metricsToken = "") {
   const intended = new Map<string, number>();
   const sql0 = await typedSqlSecondsOf(procs, metricsToken);
+  const gc0 = await gcMsOf(procs, metricsToken);
+  const anatomy0 = anatomyOf(procs);
   const cpu0 = procs.map((p) => cpuMs(p.pid));
   const m0 = machineCpu();
   // Sampled through the step (OwnCpu): a PostgreSQL backend that exits within it keeps the CPU it spent
@@ -54,6 +57,7 @@ async function measure(side: Side, rate: number, durationMs: number, procs: Benc
   const done = await side.watch.waitAll(ids, drainMs);
   const wall = performance.now() - t0;
   const cpuUsed = procs.map((p, i) => cpuMs(p.pid) - cpu0[i]!);
+  const anatomy1 = anatomyOf(procs);
   const m1 = machineCpu();
   const { total: ownAll, parts: ownParts } = own.stopByPart();
   // The probe's CPU is the bench's, neither side's work: out of the step's own figures (it came in
@@ -63,6 +67,7 @@ async function measure(side: Side, rate: number, durationMs: number, procs: Benc
   const ownMs = ownAll - probeMs;
   ownParts.other = (ownParts.other ?? 0) - probeMs;
   const typedSql = typedSqlShares(procs, sql0, await typedSqlSecondsOf(procs, metricsToken), cpuUsed);
+  const anatomy = anatomyPer(procs, anatomy0, anatomy1, gc0, await gcMsOf(procs, metricsToken), done);
   const latencies = ids.map((id) => {
     const at = side.watch.completedAt.get(id);
     return at === undefined ? Infinity : at - intended.get(id)!;
@@ -92,6 +97,8 @@ async function measure(side: Side, rate: number, durationMs: number, procs: Benc
     typedSql,
     // How fast the cores ran in the step (support/cpu-speed.ts): a fixed loop's CPU time.
     cpuSpeed,
+    // Each process's CPU per create split into user, kernel and GC time, and its context switches (support/anatomy.ts).
+    anatomy,
   };
 }
 
@@ -123,7 +130,11 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
     const [sysSide, baseSide] = sides as [Side, Side];
     const log = (r: Awaited<ReturnType<typeof measure>>, who: string) =>
       ctx.log(
-        `  create->completed ${who} @${r.rate}/s: p50 ${r.latency.p50} p99 ${r.latency.p99} ms (http p99 ${r.http.latency.p99}), completed ${r.completed}, cpu ms/create ${JSON.stringify(r.cpuMsPerCreate)}, machine ${r.machineBusyPercent}% busy = ${r.machineCpuMsPerCreate} ms/create, own ${r.ownCpuMsPerCreate} ms/create, fixed loops ${r.cpuSpeed.medianUs} / ${r.cpuSpeed.memoryMedianUs} us (p90 ${r.cpuSpeed.p90Us} / ${r.cpuSpeed.memoryP90Us})`,
+        `  create->completed ${who} @${r.rate}/s: p50 ${r.latency.p50} p99 ${r.latency.p99} ms (http p99 ${r.http.latency.p99}), completed ${r.completed}, cpu ms/create ${JSON.stringify(r.cpuMsPerCreate)}, machine ${r.machineBusyPercent}% busy = ${r.machineCpuMsPerCreate} ms/create, own ${r.ownCpuMsPerCreate} ms/create, fixed loops ${r.cpuSpeed.medianUs} / ${r.cpuSpeed.memoryMedianUs} us (p90 ${r.cpuSpeed.p90Us} / ${r.cpuSpeed.memoryP90Us}); user / kernel / GC per create: ${Object.entries(
+          r.anatomy,
+        )
+          .map(([name, a]) => `${name} ${anatomyText(a)}`)
+          .join("; ")}`,
       );
     // Baseline, then system and baseline `repeats` times: the system step waits (bounded) for its
     // backlog, so it cannot spill into the baseline step after it. Judged on the medians.
@@ -276,6 +287,7 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
       },
       notes: [
         `CPU per create @${RATE}/s by part (medians of the steps; the bench's own processes): system ${partsLine(systems)}; baseline ${partsLine(bases)}`,
+        `What each process's CPU per create was made of (support/anatomy.ts; user / kernel / GC ms, then voluntary + involuntary context switches per create), each step in order: system ${anatomyLine(systems)}; baseline ${anatomyLine(bases)}`,
         `How fast the cores ran (support/cpu-speed.ts: CPU microseconds of a fixed loop in registers and of a walk through memory, median of each step): system ${systems.map((r) => `${r.cpuSpeed.medianUs} / ${r.cpuSpeed.memoryMedianUs}`).join(", ")}; baseline ${bases.map((r) => `${r.cpuSpeed.medianUs} / ${r.cpuSpeed.memoryMedianUs}`).join(", ")}`,
       ],
       wallMs: Math.round(performance.now() - started),
@@ -284,6 +296,18 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
     await Promise.all(sides.map((s) => s.watch.close()));
     await Promise.all([...allProcs, baseline.proc].map((p) => p.stop()));
   }
+}
+
+/** Each step's anatomy, process by process: "[gateway a; worker b] [...]". */
+function anatomyLine(steps: readonly { anatomy: Record<string, Anatomy> }[]): string {
+  return steps
+    .map(
+      (s) =>
+        `[${Object.entries(s.anatomy)
+          .map(([name, a]) => `${name} ${anatomyText(a)}`)
+          .join("; ")}]`,
+    )
+    .join(" ");
 }
 
 /** "part ms, part ms, ..." of the steps' medians, largest first. */
