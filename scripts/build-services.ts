@@ -80,14 +80,21 @@ export interface RuntimeNeeds {
   files: Set<string>;
 }
 
-function layout(outDir: string, needs: RuntimeNeeds): Plugin {
+/**
+ * `inline`: node_modules packages go into the bundle instead of staying outside it. Only for the PDF
+ * inspector's child: it loads no Prisma and no `pg` (which the services' bundles must share with
+ * their adapters), and a child is started at every gateway's first upload and after every kill (a
+ * bomb, a time-out). Loading @libpdf/core, pkijs and zod from node_modules through Node's ES module
+ * loader cost 630-810 ms of CPU a start on the bench machine; one CommonJS file of 3 MB, 270-390 ms.
+ */
+function layout(outDir: string, needs: RuntimeNeeds, inline = false): Plugin {
   const here = (expr: string) => `require("node:path").join(__dirname, ${JSON.stringify(expr)})`;
   return {
     name: "esign-layout",
     setup(b) {
       // A bare import that is not one of our workspace packages: left to Node, by its relative path.
       b.onResolve({ filter: /^[^./]/ }, async (args) => {
-        if (args.path.startsWith("@esign/") || args.path.startsWith("node:") || args.pluginData === "resolving") return undefined;
+        if (inline || args.path.startsWith("@esign/") || args.path.startsWith("node:") || args.pluginData === "resolving") return undefined;
         const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: "resolving" });
         if (r.errors.length > 0) return { errors: r.errors };
         if (r.external || isOurs(r.path)) return undefined;
@@ -122,7 +129,7 @@ function layout(outDir: string, needs: RuntimeNeeds): Plugin {
   };
 }
 
-function bundle(entry: string, outfile: string, needs: RuntimeNeeds): Promise<unknown> {
+function bundle(entry: string, outfile: string, needs: RuntimeNeeds, inline = false): Promise<unknown> {
   return build({
     entryPoints: [entry],
     outfile,
@@ -138,7 +145,7 @@ function bundle(entry: string, outfile: string, needs: RuntimeNeeds): Promise<un
     // The gateway's PDF inspector forks the bundled child instead of the TypeScript one (a path from
     // the repository root: packages/pdf-inspect resolves it against its own location).
     define: { "process.env.ESIGN_PDF_INSPECTOR_BUNDLE": JSON.stringify(inspectorBundlePath()) },
-    plugins: [layout(path.dirname(outfile), needs)],
+    plugins: [layout(path.dirname(outfile), needs, inline)],
   });
 }
 
@@ -157,7 +164,7 @@ export async function buildServices(): Promise<RuntimeNeeds> {
   await Promise.all([
     ...SERVICES.map((s) => bundle(path.join(ROOT, "services", s, "src", "main.ts"), bundlePath(s), needs)),
     ...SCRIPT_BUNDLES.map((s) => bundle(path.join(ROOT, "scripts", `${s}.ts`), scriptBundlePath(s), needs)),
-    bundle(INSPECTOR_ENTRY, INSPECTOR_BUNDLE, needs),
+    bundle(INSPECTOR_ENTRY, INSPECTOR_BUNDLE, needs, true),
     buildWebapp(),
   ]);
   return needs;
