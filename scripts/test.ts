@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { buildServices } from "./build-services";
+import { buildServices, inspectorBundlePath } from "./build-services";
 import { ensurePostgres } from "./up/ensure-postgres";
 import { ensureRedis } from "./up/ensure-redis";
 import { runTestMain } from "./test-main";
@@ -98,16 +98,21 @@ async function main(): Promise<number> {
   const filters = process.argv.slice(2).filter((a) => a !== "--unit" && a !== "--topology");
   mkdirSync(DATA, { recursive: true });
   const tiers: TierResult[] = [];
+  // The suites start services from their bundles: built once here, for every tier and shard. The unit
+  // tier's PdfInspector suites fork the inspector's bundle too (one CommonJS file: 270-390 ms of CPU a
+  // start on the bench machine against 1.0-1.2 s for the TypeScript child under tsx; they start some
+  // thirty processes).
+  await buildServices();
+  process.env.ESIGN_BUNDLES_BUILT = "1";
+  process.env.ESIGN_PDF_INSPECTOR_BUNDLE = inspectorBundlePath();
   // The unit tier needs neither PostgreSQL nor Redis, and runs in parallel. First and alone: beside
   // the integration shards its type check starved them (a CI run went from 325 s to over 400 s).
-  if (!topology) tiers.push(await runJest("unit", ["--selectProjects", "unit", "--maxWorkers=2", ...filters]));
+  // Three workers on two cores: the three PdfInspector suites mostly wait for real time-outs.
+  if (!topology) tiers.push(await runJest("unit", ["--selectProjects", "unit", "--maxWorkers=3", ...filters]));
   if (!unitOnly) {
     // Same as `pnpm start`: use the running servers, or start local ones when they are absent.
     await ensurePostgres(process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres", ROOT);
     await ensureRedis(process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379", ROOT);
-    // The suites start services from their bundles: built once here, for every shard.
-    await buildServices();
-    process.env.ESIGN_BUNDLES_BUILT = "1";
     const shards = topology
       ? 1
       : z.coerce

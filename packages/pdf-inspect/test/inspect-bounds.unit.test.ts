@@ -1,14 +1,11 @@
-import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { heapFlags, inspectPdf, PdfInspector, type PdfInspection } from "../src";
 import { FairQueue } from "../src/fair-queue";
 import { makePdf } from "../../../test/support/pdf";
 import { eventually } from "../../../test/support/eventually";
-import { makeInflationBombPdf, makeObjectFloodPdf } from "../../../test/support/hostile-pdf";
+import { makeInflationBombPdf } from "../../../test/support/hostile-pdf";
+import { file, hangingFile, MiB, sha } from "./support/pdf-files";
 
 /*
  * Issue 26, item 2: one customer's costly PDFs (object streams that inflate to 1 GiB) took the
@@ -17,22 +14,6 @@ import { makeInflationBombPdf, makeObjectFloodPdf } from "../../../test/support/
  * process works on one file at a time, so the bound that kills it takes nobody else's file with it;
  * and a fair queue per tenant keeps one customer's files from holding every process.
  */
-
-const MiB = 2 ** 20;
-const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
-const dir = mkdtempSync(path.join(os.tmpdir(), "pdf-bounds-"));
-let n = 0;
-const file = (content: Buffer) => {
-  const p = path.join(dir, `f${n++}.pdf`);
-  writeFileSync(p, content);
-  return p;
-};
-/** A file whose read never ends (a FIFO nobody writes to): the inspection hangs until the time-out, deterministically. */
-const hangingFile = () => {
-  const p = path.join(dir, `hang${n++}.pdf`);
-  execFileSync("mkfifo", [p]);
-  return p;
-};
 
 describe("inspectPdf's inflation budget", () => {
   it("refuses a document whose object stream inflates past the budget as too costly, and opens an ordinary one under it", async () => {
@@ -165,119 +146,6 @@ describe("PdfInspector's prefetch (PDF_INSPECT_PREFETCH, child processes)", () =
       { ok: true, pages: 1 },
     ]);
   }, 60_000);
-});
-
-describe("PdfInspector's bounds and isolation (child processes)", () => {
-  let inspector: PdfInspector | undefined;
-  afterEach(() => inspector?.close());
-
-  it("starts every process at the first file, so that no customer's file waits for a process to start while another is ready", async () => {
-    inspector = new PdfInspector({ processes: 2, timeoutMs: 30_000 });
-    expect(inspector.processesRunning).toBe(0);
-    const good = await makePdf("first");
-    expect(await inspector.inspect(file(good), sha(good), "customer:1")).toEqual({ ok: true, pages: 1 });
-    expect(inspector.processesRunning).toBe(2);
-  }, 60_000);
-
-  it("refuses one customer's bombs as too costly while another customer's valid PDF sent at the same time succeeds", async () => {
-    inspector = new PdfInspector({ processes: 2, timeoutMs: 30_000, maxInflatedBytes: 8 * MiB });
-    const bombs = await Promise.all([1, 2, 3].map((i) => makeInflationBombPdf(64 * MiB, `bomb ${i}`)));
-    const good = await makePdf("customer B", 2);
-    const results = await Promise.all([
-      ...bombs.map((b) => inspector!.inspect(file(b), sha(b), "customer:1")),
-      inspector.inspect(file(good), sha(good), "customer:2"),
-    ]);
-    for (const r of results.slice(0, 3)) expect(r).toMatchObject({ ok: false, reason: "too_costly" });
-    expect(results[3]).toEqual({ ok: true, pages: 2 });
-  }, 60_000);
-
-  it("a process killed by the heap cap takes only its own document: the others waiting for it are inspected on a fresh one", async () => {
-    // One process, so every other file waits for the one the flood kills.
-    inspector = new PdfInspector({ processes: 1, timeoutMs: 60_000, maxInflatedBytes: 512 * MiB, maxHeapMb: 96 });
-    const flood = await makeObjectFloodPdf(4_000_000);
-    const goods = await Promise.all(["B", "C", "D"].map((c) => makePdf(`customer ${c}`)));
-    const results = await Promise.all([
-      inspector.inspect(file(flood), sha(flood), "customer:1"),
-      ...goods.map((g, i) => inspector!.inspect(file(g), sha(g), `customer:${i + 2}`)),
-    ]);
-    expect(results[0]).toMatchObject({ ok: false, reason: "too_costly", detail: expect.stringContaining("PDF_INSPECT_MAX_HEAP_MB") });
-    expect(results.slice(1)).toEqual([
-      { ok: true, pages: 1 },
-      { ok: true, pages: 1 },
-      { ok: true, pages: 1 },
-    ]);
-  }, 120_000);
-
-  it("a time-out kills only the process on the late document, refused as too costly (not remembered); the waiting ones go on", async () => {
-    // Long enough for the fresh process the waiting file gets to start (its start counts in its own time).
-    inspector = new PdfInspector({ processes: 1, timeoutMs: 6_000 });
-    const good = await makePdf("waiting");
-    const hang = hangingFile();
-    const [late, waiting] = await Promise.all([inspector.inspect(hang, "hang", "customer:1"), inspector.inspect(file(good), sha(good), "customer:2")]);
-    expect(late).toMatchObject({ ok: false, reason: "too_costly", detail: expect.stringContaining("PDF_INSPECT_TIMEOUT_MS") });
-    expect(waiting).toEqual({ ok: true, pages: 1 });
-    // Not remembered: a time-out may be the machine's; the same content address is looked at again.
-    const again = await makePdf("now readable");
-    expect(await inspector.inspect(file(again), "hang", "customer:1")).toEqual({ ok: true, pages: 1 });
-  }, 60_000);
-
-  it("work-conserving: while nobody else waits, one customer's second file uses the idle process instead of waiting behind its first", async () => {
-    const order: string[] = [];
-    const track = (name: string, p: Promise<PdfInspection>) => p.then((r) => (order.push(name), r));
-    inspector = new PdfInspector({ processes: 2, timeoutMs: 6_000, perTenant: 1 });
-    const good = await makePdf("second of A");
-    const [hung, second] = await Promise.all([
-      track("hang", inspector.inspect(hangingFile(), "hang-borrow", "customer:1")),
-      track("good", inspector.inspect(file(good), sha(good), "customer:1")),
-    ]);
-    expect(second).toEqual({ ok: true, pages: 1 });
-    expect(hung).toMatchObject({ ok: false, reason: "too_costly" });
-    expect(order).toEqual(["good", "hang"]);
-  }, 60_000);
-
-  it("a customer's next file goes first to the process already working for it (one process woken per create), not to the idle one", async () => {
-    inspector = new PdfInspector({ processes: 2, timeoutMs: 30_000, perTenant: 1 });
-    const warm = await makePdf("warm");
-    await inspector.inspect(file(warm), sha(warm), "customer:1");
-    const goods = await Promise.all([1, 2].map((i) => makePdf(`both files of a create ${i}`)));
-    const answers = goods.map((g) => inspector!.inspect(file(g), sha(g), "customer:1"));
-    // Both in the first process's line: the second sent ahead behind the first; the other process stays asleep.
-    expect(inspector.filesPerProcess).toEqual([2, 0]);
-    expect(await Promise.all(answers)).toEqual([
-      { ok: true, pages: 1 },
-      { ok: true, pages: 1 },
-    ]);
-  }, 60_000);
-
-  it("with borrowing off (PDF_INSPECT_BORROW_MS=0) a customer's files wait for its own share, as before", async () => {
-    const order: string[] = [];
-    const track = (name: string, p: Promise<PdfInspection>) => p.then((r) => (order.push(name), r));
-    inspector = new PdfInspector({ processes: 2, timeoutMs: 4_000, perTenant: 1, borrowMs: 0 });
-    const good = await makePdf("second of A, strict");
-    await Promise.all([
-      track("hang", inspector.inspect(hangingFile(), "hang-strict", "customer:1")),
-      track("good", inspector.inspect(file(good), sha(good), "customer:1")),
-    ]);
-    expect(order).toEqual(["hang", "good"]);
-  }, 60_000);
-
-  it("one customer's hanging files never hold every process: its borrowed run is stopped for another customer's file, which is answered before the first of them is", async () => {
-    const problems: string[] = [];
-    inspector = new PdfInspector({ processes: 2, timeoutMs: 8_000, perTenant: 1, borrowMs: 300, onProblem: (m) => problems.push(m) });
-    const order: string[] = [];
-    const track = (name: string, p: Promise<PdfInspection>) => p.then((r) => (order.push(name), r));
-    const hostile = [1, 2].map((i) => track(`A${i}`, inspector!.inspect(hangingFile(), `hang-${i}`, "customer:1")));
-    // A's second file waits behind its first in the same process, then, that one being slow, borrows the idle one.
-    await eventually(async () => inspector!.filesPerProcess.join() === "1,1", 10_000);
-    const good = await makePdf("customer B");
-    const b = await track("B", inspector.inspect(file(good), sha(good), "customer:2"));
-    expect(b).toEqual({ ok: true, pages: 1 });
-    // B was answered while all of A's files were still waiting or hanging: A had one process, never both.
-    expect(order).toEqual(["B"]);
-    // A's second file had borrowed the other process; it was stopped for B and ran again in A's own turn.
-    expect(problems.filter((m) => m.startsWith("borrowed pdf inspection stopped"))).toHaveLength(1);
-    for (const r of await Promise.all(hostile)) expect(r).toMatchObject({ ok: false, reason: "too_costly" });
-  }, 120_000);
 });
 
 /** The command lines of this process's live children (the inspector processes). */
