@@ -5,7 +5,8 @@
 // tsx, 0.9 s / 1.1 s from the bundle; the workers about half too. The test suites start services some
 // two hundred times per run.
 //
-// What stays outside the bundle: every package from node_modules, required by its path as resolved at
+// What stays outside a service's bundle: every package from node_modules (the PDF inspector's child
+// carries its own inside, see `layout`), required by its path as resolved at
 // build time from the file that imports it (pnpm keeps each package's dependencies beside it, so no
 // single folder resolves them all), written RELATIVE to the bundle: a bundle moves with the tree it was
 // built in (a checkout, or the image's /app). Our sources keep their location the same way: `__dirname`
