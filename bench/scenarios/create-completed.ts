@@ -291,7 +291,10 @@ export async function createCompletedScenario(ctx: BenchContext): Promise<Scenar
         // At an overload the backlog's queueing is paid per create too (round 22: 21.5-22.8 ms at 80/s,
         // 20.5-30.2 ms at 100/s on a machine that kept up with 65/s): the cost by rate says whether
         // the 100/s figure measured the system or its overload.
-        `The system's CPU per create by rate (the bench's own processes; each probe step, then the ${RATE}/s repeats; p99 in brackets, * where it missed ${P99_LIMIT_MS} ms): ${[...probe, ...systems]
+        `The system's CPU per create by rate (the bench's own processes; each probe step, then the ${RATE}/s repeats; p99 in brackets, * where it missed ${P99_LIMIT_MS} ms): ${[
+          ...probe,
+          ...systems,
+        ]
           .map((r) => `${r.rate}/s ${r.ownCpuMsPerCreate} ms (${Math.round(r.latency.p99)}${r.latency.p99 < P99_LIMIT_MS ? "" : "*"})`)
           .join(", ")}; the baseline @${RATE}/s ${bases.map((r) => r.ownCpuMsPerCreate).join(", ")} ms`,
         `How fast the cores ran (support/cpu-speed.ts: CPU microseconds of a fixed loop in registers and of a walk through memory, median of each step): system ${systems.map((r) => `${r.cpuSpeed.medianUs} / ${r.cpuSpeed.memoryMedianUs}`).join(", ")}; baseline ${bases.map((r) => `${r.cpuSpeed.medianUs} / ${r.cpuSpeed.memoryMedianUs}`).join(", ")}`,
