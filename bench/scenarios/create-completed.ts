@@ -4,9 +4,10 @@ import { createTemplate } from "../support/payload";
 import { cpuMs, machineCpu, machineCpuMs } from "../support/proc";
 import { CompletionWatch } from "../support/queue-events";
 import { startBenchService, type BenchProcess } from "../support/services";
-import { typedSqlByStatement, typedSqlSecondsOf, typedSqlShares } from "../support/typed-sql-cost";
+import { typedSqlByStatement, typedSqlSecondsIn, typedSqlShares } from "../support/typed-sql-cost";
+import { scrapeAll } from "../support/metrics-scrape";
 import { CpuSpeedProbe } from "../support/cpu-speed";
-import { anatomyOf, anatomyPer, anatomyText, gcMsOf, type Anatomy } from "../support/anatomy";
+import { anatomyOf, anatomyPer, anatomyText, gcMsIn, type Anatomy } from "../support/anatomy";
 import { OwnCpu, spread, spreadReason } from "../support/noise";
 import { median, percentiles, round } from "../support/stats";
 import { createWorld } from "../support/world";
@@ -37,8 +38,8 @@ interface Side {
 
 async function measure(side: Side, rate: number, durationMs: number, procs: BenchProcess[], drainMs = 30_000, metricsToken = "") {
   const intended = new Map<string, number>();
-  const sql0 = await typedSqlSecondsOf(procs, metricsToken);
-  const gc0 = await gcMsOf(procs, metricsToken);
+  // One scrape of each service before and after the step, outside its CPU window: typed SQL and GC from the same text.
+  const metrics0 = metricsToken ? await scrapeAll(procs, metricsToken) : procs.map(() => undefined);
   const anatomy0 = anatomyOf(procs);
   const cpu0 = procs.map((p) => cpuMs(p.pid));
   const m0 = machineCpu();
@@ -66,8 +67,9 @@ async function measure(side: Side, rate: number, durationMs: number, procs: Benc
   const cpuSpeed = speed.stop();
   const ownMs = ownAll - probeMs;
   ownParts.other = (ownParts.other ?? 0) - probeMs;
-  const typedSql = typedSqlShares(procs, sql0, await typedSqlSecondsOf(procs, metricsToken), cpuUsed);
-  const anatomy = anatomyPer(procs, anatomy0, anatomy1, gc0, await gcMsOf(procs, metricsToken), done);
+  const metrics1 = metricsToken ? await scrapeAll(procs, metricsToken) : procs.map(() => undefined);
+  const typedSql = typedSqlShares(procs, metrics0.map(typedSqlSecondsIn), metrics1.map(typedSqlSecondsIn), cpuUsed);
+  const anatomy = anatomyPer(procs, anatomy0, anatomy1, metrics0.map(gcMsIn), metrics1.map(gcMsIn), done);
   const latencies = ids.map((id) => {
     const at = side.watch.completedAt.get(id);
     return at === undefined ? Infinity : at - intended.get(id)!;

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { cpuTimesMs } from "./proc";
 import type { BenchProcess } from "./services";
 import { round } from "./stats";
 
@@ -6,13 +7,11 @@ import { round } from "./stats";
  * What a process's CPU in a step was made of: time in its own code against time in the kernel (user
  * and system time of /proc/<pid>/stat), how often its threads gave up or lost a core (context
  * switches, /proc/<pid>/task/<tid>/status), and, for a service, V8's garbage collection (prom-client's
- * `nodejs_gc_duration_seconds`, scraped outside the step's CPU window). Round 21 saw one process at
+ * `nodejs_gc_duration_seconds`, from the /metrics text the step scrapes outside its CPU window). Round 21 saw one process at
  * a time get 1.4-1.7 x dearer per create for minutes on unchanged code while the cores kept their
  * speed: these figures say whether such a shift is in the kernel (more wake-ups, socket writes), in
  * the collector, or in the code itself.
  */
-
-const TICKS_PER_SECOND = 100;
 
 export interface Anatomy {
   userMs: number;
@@ -26,8 +25,6 @@ export interface Anatomy {
 }
 
 function counters(pid: number): Omit<Anatomy, "gcMs"> {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   let voluntary = 0;
   let involuntary = 0;
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
@@ -39,32 +36,15 @@ function counters(pid: number): Omit<Anatomy, "gcMs"> {
       // thread gone
     }
   }
-  return {
-    userMs: (Number(fields[11]) * 1000) / TICKS_PER_SECOND,
-    kernelMs: (Number(fields[12]) * 1000) / TICKS_PER_SECOND,
-    voluntary,
-    involuntary,
-  };
+  return { ...cpuTimesMs(pid), voluntary, involuntary };
 }
 
-/** Milliseconds of garbage collection since start, from the service's /metrics; undefined without one. */
-async function gcMs(proc: BenchProcess, metricsToken: string): Promise<number | undefined> {
-  if (!metricsToken) return undefined;
-  try {
-    const res = await fetch(`${proc.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
-    if (!res.ok) return undefined;
-    const text = await res.text();
-    let seconds = 0;
-    for (const m of text.matchAll(/^nodejs_gc_duration_seconds_sum(?:\{[^}]*\})?\s+(\S+)$/gm)) seconds += Number(m[1]);
-    return seconds * 1000;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Each process's garbage collection so far (scrape it outside a CPU window: a scrape costs the service CPU). */
-export function gcMsOf(procs: readonly BenchProcess[], metricsToken: string): Promise<(number | undefined)[]> {
-  return Promise.all(procs.map((p) => gcMs(p, metricsToken)));
+/** Milliseconds of garbage collection since start in a service's /metrics text; undefined without one. */
+export function gcMsIn(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  let seconds = 0;
+  for (const m of text.matchAll(/^nodejs_gc_duration_seconds_sum(?:\{[^}]*\})?\s+(\S+)$/gm)) seconds += Number(m[1]);
+  return seconds * 1000;
 }
 
 /** Each process's /proc counters now. */

@@ -1,4 +1,5 @@
 import { EVENT_LOOP_SAMPLE_MS } from "@esign/runtime";
+import { scrapeMetrics } from "./metrics-scrape";
 import type { BenchProcess } from "./services";
 
 /*
@@ -18,9 +19,8 @@ export interface StageReading {
 
 export async function readStages(proc: BenchProcess, metricsToken: string): Promise<StageReading | undefined> {
   try {
-    const res = await fetch(`${proc.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
-    if (!res.ok) return undefined;
-    const text = await res.text();
+    const text = await scrapeMetrics(proc, metricsToken);
+    if (text === undefined) return undefined;
     const sums: Record<string, number> = {};
     const counts: Record<string, number> = {};
     for (const m of text.matchAll(/^esign_create_stage_seconds_(sum|count)\{([^}]*)\}\s+(\S+)$/gm)) {

@@ -4,14 +4,18 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 
 const TICKS_PER_SECOND = 100; // USER_HZ; 100 on every Linux that Node supports
 
-/** CPU time (user + system, all threads) the process has used so far, in ms. */
-export function cpuMs(pid: number): number {
+/** CPU time the process (all threads) has used so far in its own code and in the kernel, in ms. */
+export function cpuTimesMs(pid: number): { userMs: number; kernelMs: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   // The command name may contain spaces and parentheses: fields start after the last ')'.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const utime = Number(fields[11]);
-  const stime = Number(fields[12]);
-  return ((utime + stime) * 1000) / TICKS_PER_SECOND;
+  return { userMs: (Number(fields[11]) * 1000) / TICKS_PER_SECOND, kernelMs: (Number(fields[12]) * 1000) / TICKS_PER_SECOND };
+}
+
+/** CPU time (user + system, all threads) the process has used so far, in ms. */
+export function cpuMs(pid: number): number {
+  const { userMs, kernelMs } = cpuTimesMs(pid);
+  return userMs + kernelMs;
 }
 
 /**

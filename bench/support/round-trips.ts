@@ -1,4 +1,5 @@
 import { Redis } from "ioredis";
+import { scrapeMetrics } from "./metrics-scrape";
 import type { BenchProcess } from "./services";
 
 /*
@@ -21,9 +22,8 @@ export interface SqlCounts {
 
 /** A service's PostgreSQL counts so far; undefined when it does not count (DB_STATEMENT_METRICS off). */
 export async function sqlCountsOf(proc: BenchProcess, metricsToken: string): Promise<SqlCounts | undefined> {
-  const res = await fetch(`${proc.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
-  if (!res.ok) return undefined;
-  const text = await res.text();
+  const text = await scrapeMetrics(proc, metricsToken);
+  if (text === undefined) return undefined;
   const read = (name: string) => {
     const m = new RegExp(`^${name}(?:\\{[^}]*\\})?\\s+(\\S+)$`, "m").exec(text);
     return m ? Number(m[1]) : undefined;

@@ -1,3 +1,4 @@
+import { scrapeAll, scrapeMetrics } from "./metrics-scrape";
 import type { BenchProcess } from "./services";
 
 export interface TypedSqlRow {
@@ -6,36 +7,33 @@ export interface TypedSqlRow {
   ms: number;
 }
 
+/** The typed SQL figures by statement in a /metrics text (`esign_typed_sql_compiles`, `esign_typed_sql_compile_seconds`), costliest first. */
+export function typedSqlRowsIn(text: string): TypedSqlRow[] {
+  const read = (metric: string) =>
+    new Map([...text.matchAll(new RegExp(`^${metric}\\{[^}]*statement="([^"]+)"[^}]*\\}\\s+(\\S+)$`, "gm"))].map((m) => [m[1]!, Number(m[2])]));
+  const compiles = read("esign_typed_sql_compiles");
+  return [...read("esign_typed_sql_compile_seconds")]
+    .map(([statement, seconds]) => ({ statement, compiles: compiles.get(statement) ?? 0, ms: seconds * 1000 }))
+    .sort((a, b) => b.ms - a.ms);
+}
+
+/** Seconds spent building and compiling typed SQL since start, all statements, from a /metrics text (undefined: none answered). */
+export function typedSqlSecondsIn(text: string | undefined): number | undefined {
+  return text === undefined ? undefined : typedSqlRowsIn(text).reduce((sum, r) => sum + r.ms / 1000, 0);
+}
+
 /**
- * A service's typed SQL figures by statement since it started (`esign_typed_sql_compiles` and
- * `esign_typed_sql_compile_seconds` on its /metrics), costliest first; undefined for a process that
- * answers no such figures (a baseline). Read outside the CPU windows: a scrape costs the service CPU.
+ * A service's typed SQL figures by statement since it started, costliest first; undefined for a
+ * process that answers no such figures (a baseline). Read outside the CPU windows: a scrape costs the service CPU.
  */
 export async function typedSqlByStatement(proc: BenchProcess, metricsToken: string): Promise<TypedSqlRow[] | undefined> {
-  try {
-    const res = await fetch(`${proc.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
-    if (!res.ok) return undefined;
-    const text = await res.text();
-    const read = (metric: string) =>
-      new Map([...text.matchAll(new RegExp(`^${metric}\\{[^}]*statement="([^"]+)"[^}]*\\}\\s+(\\S+)$`, "gm"))].map((m) => [m[1]!, Number(m[2])]));
-    const compiles = read("esign_typed_sql_compiles");
-    return [...read("esign_typed_sql_compile_seconds")]
-      .map(([statement, seconds]) => ({ statement, compiles: compiles.get(statement) ?? 0, ms: seconds * 1000 }))
-      .sort((a, b) => b.ms - a.ms);
-  } catch {
-    return undefined;
-  }
+  const text = await scrapeMetrics(proc, metricsToken).catch(() => undefined);
+  return text === undefined ? undefined : typedSqlRowsIn(text);
 }
 
-/** Seconds a service has spent building and compiling typed SQL since it started: all its statements. */
-export async function typedSqlSeconds(proc: BenchProcess, metricsToken: string): Promise<number | undefined> {
-  const rows = await typedSqlByStatement(proc, metricsToken);
-  return rows?.reduce((sum, r) => sum + r.ms / 1000, 0);
-}
-
-/** Each process's figure, in the order given. */
-export function typedSqlSecondsOf(procs: readonly BenchProcess[], metricsToken: string): Promise<(number | undefined)[]> {
-  return Promise.all(procs.map((p) => typedSqlSeconds(p, metricsToken)));
+/** Each process's seconds of typed SQL so far, in the order given. */
+export async function typedSqlSecondsOf(procs: readonly BenchProcess[], metricsToken: string): Promise<(number | undefined)[]> {
+  return (await scrapeAll(procs, metricsToken)).map(typedSqlSecondsIn);
 }
 
 /**

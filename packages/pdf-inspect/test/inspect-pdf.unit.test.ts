@@ -1,11 +1,9 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createHash } from "node:crypto";
 import { inspectPdf, PdfInspector } from "../src";
 import { makeEncryptedPdf, makePdf, makeUnreadablePdf } from "../../../test/support/pdf";
-
-const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
+import { sha } from "./support/pdf-files";
 
 describe("inspectPdf", () => {
   it("counts the pages of a valid PDF", async () => {
