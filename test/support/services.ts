@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { bundlePath } from "../../scripts/build-services";
+import { listensOnPort } from "./port-owner";
 import { freePort } from "./ports";
 
 export const REPO_ROOT = path.resolve(__dirname, "../..");
@@ -51,7 +52,8 @@ export class ServiceProcess {
       if (!this.isRunning()) throw new Error(`${this.name} exited during start:\n${this.output}`);
       try {
         const res = await fetch(`${this.url}/readyz`);
-        if (res.ok) return;
+        // Answered by this service, not by another suite's process on the same port (port-owner.ts).
+        if (res.ok && this.child.pid !== undefined && listensOnPort(this.child.pid, this.port) !== false) return;
       } catch {
         // not listening yet
       }
